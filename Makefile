@@ -1,0 +1,50 @@
+# fscache build. `make demo` and `make test` are all a fresh machine needs:
+# Go modules come from the Go module proxy, the JS dev tools (bun,
+# typescript, node-api-headers) are installed into bindings/node by npm.
+
+GO      ?= go
+CC      ?= cc
+LIB     := build/libfscache.so
+GO_SRC  := $(shell find core capi -name '*.go' -not -name '*_test.go') go.mod go.sum
+CTEST   := build/fscache_ctest
+
+.PHONY: all build lib test vet gotest ctest bench fmt clean go-deps
+
+all: build
+
+go-deps:
+	$(GO) mod download
+
+lib: $(LIB)
+
+$(LIB): $(GO_SRC)
+	@mkdir -p build
+	$(GO) build -buildmode=c-shared -o $@ ./capi
+	@rm -f build/libfscache.h
+
+# The C ABI test: the header with strict C99 warnings, linked to the library.
+$(CTEST): capi/ctest/fscache_test.c include/fscache.h $(LIB)
+	$(CC) -std=c99 -Wall -Wextra -Werror -Iinclude -o $@ $< -Lbuild -lfscache -Wl,-rpath,'$$ORIGIN'
+
+ctest: $(CTEST)
+	./$(CTEST)
+
+vet:
+	@test -z "$$(gofmt -l core capi)" || { echo "gofmt needed:"; gofmt -l core capi; exit 1; }
+	$(GO) vet ./...
+
+gotest:
+	$(GO) test -race -count=1 ./...
+
+-include bindings/node/node.mk
+-include conformance/conformance.mk
+
+build: $(LIB) $(BUILD_EXTRA)
+
+test: vet gotest ctest $(NODE_TESTS)
+
+bench: $(LIB) $(BENCH_EXTRA)
+	$(GO) test -run '^$$' -bench . -benchmem -count 1 ./core/...
+
+clean:
+	rm -rf build

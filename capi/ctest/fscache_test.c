@@ -1,0 +1,185 @@
+/* C test of the fscache ABI: compiled with -std=c99 -Wall -Wextra -Werror
+ * against include/fscache.h and linked to build/libfscache.so. Every
+ * function is called, with good, malformed and NULL input, a callback and a
+ * pre-set cancel flag. Exits non-zero on the first failed check. */
+#define _POSIX_C_SOURCE 200809L
+#include "fscache.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+static int failures;
+static int checks;
+
+#define CHECK(cond, ...)                                                   \
+	do {                                                               \
+		checks++;                                                  \
+		if (!(cond)) {                                             \
+			failures++;                                        \
+			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
+			fprintf(stderr, __VA_ARGS__);                      \
+			fprintf(stderr, "\n");                             \
+		}                                                          \
+	} while (0)
+
+static char root[256];
+
+static void write_file(const char *rel, const char *content) {
+	char p[512];
+	snprintf(p, sizeof p, "%s/%s", root, rel);
+	FILE *f = fopen(p, "w");
+	if (!f) {
+		perror(p);
+		exit(2);
+	}
+	fputs(content, f);
+	fclose(f);
+}
+
+static void make_dir(const char *rel) {
+	char p[512];
+	snprintf(p, sizeof p, "%s/%s", root, rel);
+	if (mkdir(p, 0755) != 0) {
+		perror(p);
+		exit(2);
+	}
+}
+
+/* Checks that a result is a success envelope containing `needle`, frees it. */
+static void expect_ok(char *res, const char *needle, const char *what) {
+	CHECK(res != NULL, "%s: NULL result", what);
+	if (!res)
+		return;
+	CHECK(strncmp(res, "{\"ok\":", 6) == 0, "%s: not ok: %s", what, res);
+	if (needle)
+		CHECK(strstr(res, needle) != NULL, "%s: %s not in %s", what, needle, res);
+	fscache_free(res);
+}
+
+/* Checks that a result is an error envelope with the code and message start. */
+static void expect_error(char *res, const char *code, const char *msg_start, const char *what) {
+	CHECK(res != NULL, "%s: NULL result", what);
+	if (!res)
+		return;
+	char want[256];
+	snprintf(want, sizeof want, "{\"error\":{\"code\":\"%s\",\"message\":\"%s", code, msg_start);
+	CHECK(strncmp(res, want, strlen(want)) == 0, "%s: want %s..., got %s", what, want, res);
+	fscache_free(res);
+}
+
+struct collected {
+	int calls;
+	size_t bytes;
+	int bad;
+};
+
+static void on_match(void *ctx, const char *json, size_t len) {
+	struct collected *c = ctx;
+	c->calls++;
+	c->bytes += len;
+	if (json == NULL || strlen(json) != len || json[0] != '{' || json[len - 1] != '}')
+		c->bad++;
+}
+
+int main(void) {
+	char opts[1024];
+	strcpy(root, "/tmp/fscache-ctest-XXXXXX");
+	if (!mkdtemp(root)) {
+		perror("mkdtemp");
+		return 2;
+	}
+	make_dir("src");
+	make_dir("src/deep");
+	write_file("src/main.c", "int main(void) { return 0; }\n");
+	write_file("src/util.c", "static int helper;\nint main2;\n");
+	write_file("src/deep/notes.md", "# notes\nmain idea\n");
+	write_file("README.md", "hello\n");
+
+	/* version */
+	const char *v = fscache_version();
+	CHECK(v != NULL && strlen(v) > 0, "version empty");
+
+	/* glob: results, callback, NULL callback */
+	struct collected col = {0, 0, 0};
+	snprintf(opts, sizeof opts, "{\"pattern\":\"*.c\",\"path\":\"%s\"}", root);
+	char *res = fscache_glob(opts, on_match, &col, NULL);
+	CHECK(res && strstr(res, "\"totalMatches\":2") != NULL, "glob total: %s", res);
+	expect_ok(res, "\"path\":\"src/main.c\",\"fileType\":1", "glob");
+	CHECK(col.calls == 2 && col.bad == 0, "glob callback calls=%d bad=%d", col.calls, col.bad);
+	expect_ok(fscache_glob(opts, NULL, NULL, NULL), "src/util.c", "glob without callback");
+
+	/* glob with the cache, then invalidation */
+	snprintf(opts, sizeof opts, "{\"pattern\":\"**/*.md\",\"path\":\"%s\",\"cache\":true}", root);
+	expect_ok(fscache_glob(opts, NULL, NULL, NULL), "src/deep/notes.md", "cached glob");
+	write_file("NEW.md", "x\n");
+	expect_ok(fscache_glob(opts, NULL, NULL, NULL), "\"totalMatches\":2", "cached glob hit (stale within TTL)");
+	{
+		char p[512];
+		snprintf(p, sizeof p, "%s/NEW.md", root);
+		fscache_invalidate(p);
+	}
+	expect_ok(fscache_glob(opts, NULL, NULL, NULL), "\"totalMatches\":3", "glob after invalidate");
+	fscache_invalidate(NULL);
+	fscache_invalidate("");
+	fscache_invalidate("relative/path/that/does/not/exist");
+
+	/* fuzzy find */
+	snprintf(opts, sizeof opts, "{\"query\":\"main\",\"path\":\"%s\"}", root);
+	expect_ok(fscache_fuzzy_find(opts, NULL), "\"path\":\"src/main.c\",\"isDirectory\":false,\"score\":100", "fuzzy");
+
+	/* grep: matches, callback, bad regex, cancel */
+	struct collected gcol = {0, 0, 0};
+	snprintf(opts, sizeof opts, "{\"pattern\":\"main\",\"path\":\"%s\"}", root);
+	res = fscache_grep(opts, on_match, &gcol, NULL);
+	CHECK(res && strstr(res, "\"totalMatches\":3") != NULL, "grep total: %s", res);
+	expect_ok(res, "\"path\":\"src/main.c\",\"lineNumber\":1", "grep");
+	CHECK(gcol.calls == 3 && gcol.bad == 0, "grep callback calls=%d bad=%d", gcol.calls, gcol.bad);
+	snprintf(opts, sizeof opts, "{\"pattern\":\"(?=x)\",\"path\":\"%s\"}", root);
+	expect_error(fscache_grep(opts, NULL, NULL, NULL), "invalid_regex", "Regex error:", "grep bad regex");
+
+	/* pre-set cancel flag */
+	volatile int32_t flag = 1;
+	snprintf(opts, sizeof opts, "{\"pattern\":\"*\",\"path\":\"%s\"}", root);
+	expect_error(fscache_glob(opts, NULL, NULL, &flag), "aborted", "Aborted: Signal", "glob cancelled");
+	snprintf(opts, sizeof opts, "{\"query\":\"x\",\"path\":\"%s\"}", root);
+	expect_error(fscache_fuzzy_find(opts, &flag), "aborted", "Aborted: Signal", "fuzzy cancelled");
+	snprintf(opts, sizeof opts, "{\"pattern\":\"x\",\"path\":\"%s\"}", root);
+	expect_error(fscache_grep(opts, NULL, NULL, &flag), "aborted", "Aborted: Signal", "grep cancelled");
+	flag = 0;
+	snprintf(opts, sizeof opts, "{\"pattern\":\"*\",\"path\":\"%s\"}", root);
+	expect_ok(fscache_glob(opts, NULL, NULL, &flag), "README.md", "glob with a clear flag");
+
+	/* bad input */
+	expect_error(fscache_glob(NULL, NULL, NULL, NULL), "invalid_options", "options_json is NULL", "glob NULL");
+	expect_error(fscache_fuzzy_find(NULL, NULL), "invalid_options", "options_json is NULL", "fuzzy NULL");
+	expect_error(fscache_grep(NULL, NULL, NULL, NULL), "invalid_options", "options_json is NULL", "grep NULL");
+	expect_error(fscache_glob("{\"pattern\":", NULL, NULL, NULL), "invalid_options", "GlobOptions: malformed JSON", "malformed");
+	expect_error(fscache_glob("[1,2]", NULL, NULL, NULL), "invalid_options", "GlobOptions: expected a JSON object", "array");
+	expect_error(fscache_glob("{\"pattern\":5,\"path\":\".\"}", NULL, NULL, NULL), "invalid_options", "GlobOptions.pattern: expected a string", "wrong type");
+	expect_error(fscache_glob("{\"path\":\".\"}", NULL, NULL, NULL), "invalid_options", "GlobOptions.pattern: missing", "missing pattern");
+	expect_error(fscache_fuzzy_find("{\"query\":\"a\"}", NULL), "invalid_options", "FuzzyFindOptions.path: missing", "missing path");
+	expect_error(fscache_grep("{\"pattern\":\"a\",\"path\":\".\",\"maxCount\":-1}", NULL, NULL, NULL), "invalid_options", "GrepOptions.maxCount:", "negative");
+	expect_error(fscache_grep("{\"pattern\":\"a\",\"path\":\".\",\"mode\":\"lines\"}", NULL, NULL, NULL), "invalid_options", "GrepOptions.mode:", "bad mode");
+	expect_error(fscache_glob("{\"pattern\":\"a\\u0000b\",\"path\":\".\"}", NULL, NULL, NULL), "invalid_options", "GlobOptions.pattern: string contains a NUL byte", "NUL byte");
+	expect_error(fscache_glob("{\"pattern\":\"*\",\"path\":\"/definitely/not/here\"}", NULL, NULL, NULL), "path_not_found", "Path not found:", "missing root");
+	snprintf(opts, sizeof opts, "{\"pattern\":\"*\",\"path\":\"%s/README.md\"}", root);
+	expect_error(fscache_glob(opts, NULL, NULL, NULL), "not_a_directory", "Search path must be a directory", "file root");
+	snprintf(opts, sizeof opts, "{\"pattern\":\"[a\",\"path\":\"%s\"}", root);
+	expect_error(fscache_glob(opts, NULL, NULL, NULL), "invalid_glob", "Invalid glob pattern:", "bad glob");
+	snprintf(opts, sizeof opts, "{\"pattern\":\"*\",\"path\":\"%s\",\"fileType\":7}", root);
+	expect_error(fscache_glob(opts, NULL, NULL, NULL), "invalid_options", "GlobOptions.fileType:", "bad fileType");
+
+	/* free */
+	fscache_free(NULL);
+
+	char cmd[600];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+	if (system(cmd) != 0)
+		fprintf(stderr, "warning: could not remove %s\n", root);
+
+	printf("%d passed, %d failed\n", checks - failures, failures);
+	return failures ? 1 : 0;
+}

@@ -1,0 +1,170 @@
+package main
+
+import (
+	"strconv"
+	"unicode/utf8"
+
+	"github.com/fscache/fscache/core"
+)
+
+// appendString appends s as a JSON string. Invalid UTF-8 bytes become
+// U+FFFD, as Rust's lossy conversion does.
+func appendString(b []byte, s string) []byte {
+	b = append(b, '"')
+	start := 0
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c >= 0x20 && c != '"' && c != '\\' {
+				i++
+				continue
+			}
+			b = append(b, s[start:i]...)
+			switch c {
+			case '"', '\\':
+				b = append(b, '\\', c)
+			case '\n':
+				b = append(b, '\\', 'n')
+			case '\r':
+				b = append(b, '\\', 'r')
+			case '\t':
+				b = append(b, '\\', 't')
+			default:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xf])
+			}
+			i++
+			start = i
+			continue
+		}
+		r, n := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && n == 1 {
+			b = append(b, s[start:i]...)
+			b = append(b, "\uFFFD"...)
+			i++
+			start = i
+			continue
+		}
+		i += n
+	}
+	b = append(b, s[start:]...)
+	return append(b, '"')
+}
+
+const hex = "0123456789abcdef"
+
+func appendGlobMatch(b []byte, m core.GlobMatch) []byte {
+	b = append(b, `{"path":`...)
+	b = appendString(b, m.Path)
+	b = append(b, `,"fileType":`...)
+	b = strconv.AppendInt(b, int64(m.Type), 10)
+	if m.Mtime >= 0 {
+		b = append(b, `,"mtime":`...)
+		b = strconv.AppendInt(b, m.Mtime, 10)
+	}
+	if m.Size >= 0 {
+		b = append(b, `,"size":`...)
+		b = strconv.AppendInt(b, m.Size, 10)
+	}
+	return append(b, '}')
+}
+
+func appendGlobResult(b []byte, r core.GlobResult) []byte {
+	b = append(b, `{"matches":[`...)
+	for i, m := range r.Matches {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendGlobMatch(b, m)
+	}
+	b = append(b, `],"totalMatches":`...)
+	b = strconv.AppendInt(b, int64(r.TotalMatches), 10)
+	return append(b, '}')
+}
+
+func appendFuzzyResult(b []byte, r core.FuzzyFindResult) []byte {
+	b = append(b, `{"matches":[`...)
+	for i, m := range r.Matches {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"path":`...)
+		b = appendString(b, m.Path)
+		b = append(b, `,"isDirectory":`...)
+		b = strconv.AppendBool(b, m.IsDirectory)
+		b = append(b, `,"score":`...)
+		b = strconv.AppendInt(b, int64(m.Score), 10)
+		b = append(b, '}')
+	}
+	b = append(b, `],"totalMatches":`...)
+	b = strconv.AppendInt(b, int64(r.TotalMatches), 10)
+	return append(b, '}')
+}
+
+func appendContext(b []byte, name string, lines []core.ContextLine) []byte {
+	b = append(b, ',', '"')
+	b = append(b, name...)
+	b = append(b, `":[`...)
+	for i, l := range lines {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = append(b, `{"lineNumber":`...)
+		b = strconv.AppendInt(b, int64(l.LineNumber), 10)
+		b = append(b, `,"line":`...)
+		b = appendString(b, l.Line)
+		b = append(b, '}')
+	}
+	return append(b, ']')
+}
+
+func appendGrepMatch(b []byte, m core.GrepMatch) []byte {
+	b = append(b, `{"path":`...)
+	b = appendString(b, m.Path)
+	b = append(b, `,"lineNumber":`...)
+	b = strconv.AppendInt(b, int64(m.LineNumber), 10)
+	b = append(b, `,"line":`...)
+	b = appendString(b, m.Line)
+	if m.ContextBefore != nil {
+		b = appendContext(b, "contextBefore", m.ContextBefore)
+	}
+	if m.ContextAfter != nil {
+		b = appendContext(b, "contextAfter", m.ContextAfter)
+	}
+	if m.Truncated {
+		b = append(b, `,"truncated":true`...)
+	}
+	if m.MatchCount != nil {
+		b = append(b, `,"matchCount":`...)
+		b = strconv.AppendInt(b, int64(*m.MatchCount), 10)
+	}
+	return append(b, '}')
+}
+
+func appendGrepResult(b []byte, r core.GrepResult) []byte {
+	b = append(b, `{"matches":[`...)
+	for i, m := range r.Matches {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		b = appendGrepMatch(b, m)
+	}
+	b = append(b, `],"totalMatches":`...)
+	b = strconv.AppendInt(b, int64(r.TotalMatches), 10)
+	b = append(b, `,"filesWithMatches":`...)
+	b = strconv.AppendInt(b, int64(r.FilesWithMatches), 10)
+	b = append(b, `,"filesSearched":`...)
+	b = strconv.AppendInt(b, int64(r.FilesSearched), 10)
+	if r.LimitReached {
+		b = append(b, `,"limitReached":true`...)
+	}
+	return append(b, '}')
+}
+
+// appendError appends the error envelope for err.
+func appendError(b []byte, code core.Code, msg string) []byte {
+	b = append(b, `{"error":{"code":`...)
+	b = appendString(b, string(code))
+	b = append(b, `,"message":`...)
+	b = appendString(b, msg)
+	return append(b, `}}`...)
+}

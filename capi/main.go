@@ -1,0 +1,219 @@
+// Command capi is the C ABI of fscache, built with -buildmode=c-shared into
+// libfscache.so. It decodes JSON options, calls package core, encodes the
+// result as JSON and never lets a Go panic cross into C. The contract is
+// include/fscache.h.
+package main
+
+/*
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef void (*fscache_match_fn)(void *ctx, const char *match_json, size_t len);
+
+static void fscache_call_match(fscache_match_fn fn, void *ctx, const char *json, size_t len) {
+	fn(ctx, json, len);
+}
+
+static const char fscache_version_string[] = "0.1.0";
+
+static const char *fscache_version_ptr(void) { return fscache_version_string; }
+*/
+import "C"
+
+import (
+	"fmt"
+	"runtime/debug"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/fscache/fscache/core"
+)
+
+func main() {}
+
+// result builds the C string returned to the caller: {"ok": ...} from the
+// encoded payload, or the error envelope.
+func result(payload []byte, err error) *C.char {
+	var b []byte
+	if err != nil {
+		code, msg := core.CodeInternal, err.Error()
+		if e, ok := err.(*core.Error); ok {
+			code = e.Code
+		} else if _, ok := err.(optionsError); ok {
+			code = core.CodeInvalidOptions
+		}
+		b = appendError(make([]byte, 0, 64+len(msg)), code, msg)
+	} else {
+		b = make([]byte, 0, len(payload)+8)
+		b = append(b, `{"ok":`...)
+		b = append(b, payload...)
+		b = append(b, '}')
+	}
+	return cBytes(b)
+}
+
+// cBytes copies b into a new NUL-terminated C string owned by the caller.
+func cBytes(b []byte) *C.char {
+	p := (*C.char)(C.malloc(C.size_t(len(b) + 1)))
+	if p == nil {
+		return nil
+	}
+	if len(b) > 0 {
+		C.memcpy(unsafe.Pointer(p), unsafe.Pointer(&b[0]), C.size_t(len(b)))
+	}
+	*(*byte)(unsafe.Add(unsafe.Pointer(p), len(b))) = 0
+	return p
+}
+
+// optionsError marks a decoding failure (code invalid_options).
+type optionsError struct{ error }
+
+// fence converts a panic into an internal error envelope.
+func fence(out **C.char) {
+	if r := recover(); r != nil {
+		*out = result(nil, &core.Error{Code: core.CodeInternal,
+			Message: fmt.Sprintf("internal error: %v\n%s", r, debug.Stack())})
+	}
+}
+
+// goOptions copies the caller's options string; NULL is reported.
+func goOptions(p *C.char) (string, error) {
+	if p == nil {
+		return "", optionsError{fmt.Errorf("options_json is NULL")}
+	}
+	return C.GoString(p), nil
+}
+
+// cancelFlag returns a poller for the caller's flag, or nil.
+func cancelFlag(p *C.int32_t) func() bool {
+	if p == nil {
+		return nil
+	}
+	ptr := (*int32)(unsafe.Pointer(p))
+	return func() bool { return atomic.LoadInt32(ptr) != 0 }
+}
+
+// matchSink delivers JSON objects to a C callback through one reusable C
+// buffer, so no Go pointer reaches C.
+type matchSink struct {
+	fn  C.fscache_match_fn
+	ctx unsafe.Pointer
+	buf *C.char
+	cap int
+	tmp []byte
+}
+
+func (s *matchSink) send(js []byte) {
+	if len(js)+1 > s.cap {
+		C.free(unsafe.Pointer(s.buf))
+		s.cap = max(2*s.cap, len(js)+1, 256)
+		s.buf = (*C.char)(C.malloc(C.size_t(s.cap)))
+	}
+	C.memcpy(unsafe.Pointer(s.buf), unsafe.Pointer(&js[0]), C.size_t(len(js)))
+	*(*byte)(unsafe.Add(unsafe.Pointer(s.buf), len(js))) = 0
+	C.fscache_call_match(s.fn, s.ctx, s.buf, C.size_t(len(js)))
+}
+
+func (s *matchSink) close() {
+	if s.buf != nil {
+		C.free(unsafe.Pointer(s.buf))
+		s.buf = nil
+	}
+}
+
+//export fscache_glob
+func fscache_glob(options *C.char, onMatch C.fscache_match_fn, ctx unsafe.Pointer, cancel *C.int32_t) (out *C.char) {
+	defer fence(&out)
+	js, err := goOptions(options)
+	if err != nil {
+		return result(nil, err)
+	}
+	o, err := decodeGlob(js, cancelFlag(cancel))
+	if err != nil {
+		return result(nil, optionsError{err})
+	}
+	var cb func(core.GlobMatch) error
+	if onMatch != nil {
+		s := &matchSink{fn: onMatch, ctx: ctx}
+		defer s.close()
+		cb = func(m core.GlobMatch) error {
+			s.tmp = appendGlobMatch(s.tmp[:0], m)
+			s.send(s.tmp)
+			return nil
+		}
+	}
+	r, err := core.Glob(o, cb)
+	if err != nil {
+		return result(nil, err)
+	}
+	return result(appendGlobResult(nil, r), nil)
+}
+
+//export fscache_fuzzy_find
+func fscache_fuzzy_find(options *C.char, cancel *C.int32_t) (out *C.char) {
+	defer fence(&out)
+	js, err := goOptions(options)
+	if err != nil {
+		return result(nil, err)
+	}
+	o, err := decodeFuzzy(js, cancelFlag(cancel))
+	if err != nil {
+		return result(nil, optionsError{err})
+	}
+	r, err := core.FuzzyFind(o)
+	if err != nil {
+		return result(nil, err)
+	}
+	return result(appendFuzzyResult(nil, r), nil)
+}
+
+//export fscache_grep
+func fscache_grep(options *C.char, onMatch C.fscache_match_fn, ctx unsafe.Pointer, cancel *C.int32_t) (out *C.char) {
+	defer fence(&out)
+	js, err := goOptions(options)
+	if err != nil {
+		return result(nil, err)
+	}
+	o, err := decodeGrep(js, cancelFlag(cancel))
+	if err != nil {
+		return result(nil, optionsError{err})
+	}
+	var cb func(core.GrepMatch) error
+	if onMatch != nil {
+		s := &matchSink{fn: onMatch, ctx: ctx}
+		defer s.close()
+		cb = func(m core.GrepMatch) error {
+			s.tmp = appendGrepMatch(s.tmp[:0], m)
+			s.send(s.tmp)
+			return nil
+		}
+	}
+	r, err := core.Grep(o, cb)
+	if err != nil {
+		return result(nil, err)
+	}
+	return result(appendGrepResult(nil, r), nil)
+}
+
+//export fscache_invalidate
+func fscache_invalidate(path *C.char) {
+	defer func() { _ = recover() }()
+	if path == nil {
+		core.InvalidateAll()
+		return
+	}
+	core.Invalidate(C.GoString(path))
+}
+
+//export fscache_free
+func fscache_free(p *C.char) {
+	if p != nil {
+		C.free(unsafe.Pointer(p))
+	}
+}
+
+//export fscache_version
+func fscache_version() *C.char {
+	return (*C.char)(unsafe.Pointer(C.fscache_version_ptr()))
+}

@@ -1,0 +1,209 @@
+package main
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/tidwall/gjson"
+
+	"github.com/fscache/fscache/core"
+)
+
+// decoder reads typed fields from one options object and records the first
+// problem, naming the field.
+type decoder struct {
+	kind string // "GlobOptions", ...
+	obj  gjson.Result
+	err  error
+}
+
+// newDecoder validates that js is one JSON object.
+func newDecoder(kind, js string) *decoder {
+	d := &decoder{kind: kind}
+	switch {
+	case !gjson.Valid(js):
+		d.err = fmt.Errorf("%s: malformed JSON", kind)
+	default:
+		d.obj = gjson.Parse(js)
+		if !d.obj.IsObject() {
+			d.err = fmt.Errorf("%s: expected a JSON object, got %s", kind, typeName(d.obj))
+		}
+	}
+	return d
+}
+
+func (d *decoder) fail(field, format string, args ...any) {
+	if d.err == nil {
+		d.err = fmt.Errorf("%s.%s: %s", d.kind, field, fmt.Sprintf(format, args...))
+	}
+}
+
+// get returns the field, treating null like an absent field.
+func (d *decoder) get(field string) (gjson.Result, bool) {
+	if d.err != nil {
+		return gjson.Result{}, false
+	}
+	v := d.obj.Get(gjson.Escape(field))
+	if !v.Exists() || v.Type == gjson.Null {
+		return v, false
+	}
+	return v, true
+}
+
+func (d *decoder) str(field string, required bool) string {
+	v, ok := d.get(field)
+	if !ok {
+		if required {
+			d.fail(field, "missing required string field")
+		}
+		return ""
+	}
+	if v.Type != gjson.String {
+		d.fail(field, "expected a string, got %s", typeName(v))
+		return ""
+	}
+	if strings.IndexByte(v.Str, 0) >= 0 {
+		d.fail(field, "string contains a NUL byte")
+		return ""
+	}
+	return v.Str
+}
+
+func (d *decoder) boolean(field string) *bool {
+	v, ok := d.get(field)
+	if !ok {
+		return nil
+	}
+	if !v.IsBool() {
+		d.fail(field, "expected a boolean, got %s", typeName(v))
+		return nil
+	}
+	b := v.Bool()
+	return &b
+}
+
+func (d *decoder) flag(field string, def bool) bool {
+	if b := d.boolean(field); b != nil {
+		return *b
+	}
+	return def
+}
+
+// uint reads a non-negative number; fractions are truncated as a u32
+// conversion would.
+func (d *decoder) uint(field string, maxVal float64) *int {
+	v, ok := d.get(field)
+	if !ok {
+		return nil
+	}
+	if v.Type != gjson.Number {
+		d.fail(field, "expected a number, got %s", typeName(v))
+		return nil
+	}
+	f := v.Float()
+	if math.IsNaN(f) || f < 0 {
+		d.fail(field, "expected a non-negative number, got %s", v.Raw)
+		return nil
+	}
+	f = math.Min(math.Trunc(f), maxVal)
+	n := int(f)
+	return &n
+}
+
+func (d *decoder) cancel(flag func() bool) core.Cancel {
+	c := core.Cancel{Aborted: flag}
+	if n := d.uint("timeoutMs", math.MaxInt32); n != nil {
+		c.TimeoutMs = int64(*n)
+	}
+	return c
+}
+
+func typeName(v gjson.Result) string {
+	switch v.Type {
+	case gjson.Null:
+		return "null"
+	case gjson.False, gjson.True:
+		return "a boolean"
+	case gjson.Number:
+		return "a number"
+	case gjson.String:
+		return "a string"
+	}
+	if v.IsArray() {
+		return "an array"
+	}
+	return "an object"
+}
+
+const maxU32 = math.MaxUint32
+
+func decodeGlob(js string, flag func() bool) (core.GlobOptions, error) {
+	d := newDecoder("GlobOptions", js)
+	o := core.GlobOptions{
+		Pattern:            d.str("pattern", true),
+		Path:               d.str("path", true),
+		Recursive:          d.boolean("recursive"),
+		Hidden:             d.flag("hidden", false),
+		MaxResults:         d.uint("maxResults", maxU32),
+		Gitignore:          d.boolean("gitignore"),
+		Cache:              d.flag("cache", false),
+		SortByMtime:        d.flag("sortByMtime", false),
+		IncludeNodeModules: d.boolean("includeNodeModules"),
+		Cancel:             d.cancel(flag),
+	}
+	if ft := d.uint("fileType", maxU32); ft != nil {
+		if *ft < 1 || *ft > 3 {
+			d.fail("fileType", "expected 1 (file), 2 (dir) or 3 (symlink), got %d", *ft)
+		}
+		o.FileType = core.FileType(*ft)
+	}
+	return o, d.err
+}
+
+func decodeFuzzy(js string, flag func() bool) (core.FuzzyFindOptions, error) {
+	d := newDecoder("FuzzyFindOptions", js)
+	o := core.FuzzyFindOptions{
+		Query:      d.str("query", true),
+		Path:       d.str("path", true),
+		Hidden:     d.flag("hidden", false),
+		Gitignore:  d.boolean("gitignore"),
+		Cache:      d.flag("cache", false),
+		MaxResults: d.uint("maxResults", maxU32),
+		Cancel:     d.cancel(flag),
+	}
+	return o, d.err
+}
+
+func decodeGrep(js string, flag func() bool) (core.GrepOptions, error) {
+	d := newDecoder("GrepOptions", js)
+	o := core.GrepOptions{
+		Pattern:       d.str("pattern", true),
+		Path:          d.str("path", true),
+		Glob:          d.str("glob", false),
+		Type:          d.str("type", false),
+		IgnoreCase:    d.flag("ignoreCase", false),
+		Multiline:     d.flag("multiline", false),
+		Hidden:        d.boolean("hidden"),
+		Gitignore:     d.boolean("gitignore"),
+		Cache:         d.flag("cache", false),
+		MaxCount:      d.uint("maxCount", maxU32),
+		Offset:        d.uint("offset", maxU32),
+		ContextBefore: d.uint("contextBefore", maxU32),
+		ContextAfter:  d.uint("contextAfter", maxU32),
+		Context:       d.uint("context", maxU32),
+		MaxColumns:    d.uint("maxColumns", maxU32),
+		Cancel:        d.cancel(flag),
+	}
+	switch mode := d.str("mode", false); mode {
+	case "", "content":
+		o.Mode = core.ModeContent
+	case "count":
+		o.Mode = core.ModeCount
+	case "filesWithMatches":
+		o.Mode = core.ModeFilesWithMatches
+	default:
+		d.fail("mode", `expected "content", "count" or "filesWithMatches", got %q`, mode)
+	}
+	return o, d.err
+}

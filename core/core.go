@@ -1,0 +1,157 @@
+// Package core is fscache's public Go API: cached filesystem discovery and
+// search (Glob, FuzzyFind, Grep, Invalidate) with the behaviour of
+// @oh-my-pi/pi-natives. It knows nothing of C, JSON or JavaScript: it takes
+// typed options and returns typed results.
+package core
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/fscache/fscache/core/cancel"
+	"github.com/fscache/fscache/core/scancache"
+	"github.com/fscache/fscache/core/walk"
+)
+
+// FileType is the kind of a filesystem entry.
+type FileType = walk.FileType
+
+// The entry kinds, with the reference's numeric values.
+const (
+	File    = walk.File
+	Dir     = walk.Dir
+	Symlink = walk.Symlink
+)
+
+// Code classifies an Error.
+type Code string
+
+// The error codes. Messages of the first six start like the reference's.
+const (
+	CodePathNotFound   Code = "path_not_found"
+	CodeNotADirectory  Code = "not_a_directory"
+	CodeInvalidGlob    Code = "invalid_glob"
+	CodeInvalidRegex   Code = "invalid_regex"
+	CodeTimeout        Code = "timeout"
+	CodeAborted        Code = "aborted"
+	CodeInvalidOptions Code = "invalid_options"
+	CodeUnsupported    Code = "unsupported"
+	CodeInternal       Code = "internal"
+)
+
+// Error is the error type of every core operation.
+type Error struct {
+	Code    Code
+	Message string
+}
+
+func (e *Error) Error() string { return e.Message }
+
+func errorf(code Code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// asError turns cancellation errors into *Error and passes others through.
+func asError(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, cancel.ErrTimeout):
+		return &Error{Code: CodeTimeout, Message: cancel.ErrTimeout.Error()}
+	case errors.Is(err, cancel.ErrSignal):
+		return &Error{Code: CodeAborted, Message: cancel.ErrSignal.Error()}
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return &Error{Code: CodeInternal, Message: err.Error()}
+}
+
+// Cancel holds the cancellation options every operation shares.
+type Cancel struct {
+	// TimeoutMs aborts the call with "Aborted: Timeout" after that many
+	// milliseconds; 0 means no timeout.
+	TimeoutMs int64
+	// Aborted, when not nil, is polled; once it returns true the call stops
+	// with "Aborted: Signal". It must be safe to call from any goroutine.
+	Aborted func() bool
+}
+
+func (c Cancel) token() *cancel.Token {
+	return cancel.New(time.Duration(c.TimeoutMs)*time.Millisecond, c.Aborted)
+}
+
+// pollEvery is how many entries a loop may handle between cancel checks.
+const pollEvery = 128
+
+// Bool returns a pointer to v, for the optional fields of the options.
+func Bool(v bool) *bool { return &v }
+
+// Int returns a pointer to v, for the optional fields of the options.
+func Int(v int) *int { return &v }
+
+func orTrue(b *bool) bool { return b == nil || *b }
+
+var (
+	cacheOnce sync.Once
+	cache     *scancache.Cache
+)
+
+// scanCache returns the process-wide scan cache, created with the policy of
+// the environment at first use.
+func scanCache() *scancache.Cache {
+	cacheOnce.Do(func() { cache = scancache.New(scancache.PolicyFromEnv(), nil) })
+	return cache
+}
+
+// Invalidate drops the cached scans whose root contains path; a relative
+// path is resolved against the working directory, and a path that no longer
+// exists still invalidates (its parent is canonicalised). An empty path is
+// the working directory.
+func Invalidate(path string) { scanCache().Invalidate(path) }
+
+// InvalidateAll drops every cached scan.
+func InvalidateAll() { scanCache().InvalidateAll() }
+
+// resolveDir resolves a search path against the working directory and
+// canonicalises it; it must be an existing directory.
+func resolveDir(p string) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", errorf(CodePathNotFound, "Path not found: %s (%v)", p, err)
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return "", errorf(CodePathNotFound, "Path not found: %s", abs)
+	}
+	if !st.IsDir() {
+		return "", errorf(CodeNotADirectory, "Search path must be a directory: %s", abs)
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	return abs, nil
+}
+
+// scan returns the entries for key: from the cache when useCache, else a
+// fresh scan that neither reads nor fills the cache (but drops a stale
+// entry of the same key, as the reference does).
+func scan(key scancache.Key, useCache bool, tok *cancel.Token) (*scancache.Snapshot, time.Duration, error) {
+	c := scanCache()
+	if useCache {
+		return c.Get(key, tok)
+	}
+	s, err := c.Rescan(key, false, tok)
+	return s, 0, err
+}
+
+// recheck reports whether an empty cached result is old enough to deserve
+// one forced rescan.
+func recheck(useCache bool, age time.Duration) bool {
+	return useCache && age > 0 && age >= scanCache().Policy().EmptyRecheck
+}

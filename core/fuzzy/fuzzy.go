@@ -1,0 +1,138 @@
+// Package fuzzy scores paths against an autocomplete query the way the
+// reference's fuzzyFind does.
+package fuzzy
+
+import (
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Query is a prepared query. The zero value is the empty query.
+type Query struct {
+	raw  string // trimmed, lowercased
+	norm string // raw without whitespace and / \ . _ -
+	// slash is true when the query contains '/': path-style scoring.
+	slash bool
+}
+
+// NewQuery trims and lowercases q and computes its normalised form.
+func NewQuery(q string) Query {
+	raw := strings.ToLower(strings.TrimSpace(q))
+	return Query{raw: raw, norm: normalize(raw), slash: strings.Contains(raw, "/")}
+}
+
+// Empty reports whether the query is empty after trimming.
+func (q Query) Empty() bool { return q.raw == "" }
+
+// Impossible reports a non-empty query whose normalised form is empty: it
+// matches nothing.
+func (q Query) Impossible() bool { return q.raw != "" && q.norm == "" }
+
+// normalize lowercases s and drops whitespace and the separators / \ . _ -.
+func normalize(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		switch {
+		case unicode.IsSpace(r), r == '/', r == '\\', r == '.', r == '_', r == '-':
+		default:
+			b.WriteRune(unicode.ToLower(r))
+		}
+	}
+	return b.String()
+}
+
+// Score returns the score of path (relative, no trailing slash) for q; 0
+// means no match. Directories get +10 on a match.
+func (q Query) Score(path string, isDir bool) int {
+	s := q.score(path)
+	if s > 0 && isDir {
+		s += 10
+	}
+	return s
+}
+
+func (q Query) score(path string) int {
+	if q.raw == "" {
+		return 1
+	}
+	if q.norm == "" {
+		return 0
+	}
+	base := path
+	if i := strings.LastIndexByte(path, '/'); i >= 0 {
+		base = path[i+1:]
+	}
+	lbase := lower(base)
+	switch {
+	case lbase == q.raw:
+		return 120
+	case strings.HasPrefix(lbase, q.raw):
+		return 100
+	case strings.Contains(lbase, q.raw):
+		return 80
+	}
+	if !q.slash {
+		if s := subsequence(q.norm, normalize(base)); s > 0 {
+			return 50 + s
+		}
+		return 0
+	}
+	if strings.Contains(lower(path), q.raw) {
+		return 60
+	}
+	if s := subsequence(q.norm, normalize(base)); s > 0 {
+		return 50 + s
+	}
+	np := normalize(path)
+	if np == q.norm {
+		return 30 + 40
+	}
+	if s := subsequence(q.norm, np); s > 0 {
+		return 30 + s
+	}
+	return 0
+}
+
+// lower lowercases s, skipping the work for ASCII strings already lower.
+func lower(s string) string {
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c >= utf8.RuneSelf || ('A' <= c && c <= 'Z') {
+			return strings.ToLower(s)
+		}
+	}
+	return s
+}
+
+// subsequence matches q in t greedily, left to right, by characters, and
+// scores max(1, 40 - 5*gaps), where a gap is a matched character that does
+// not directly follow the previous one; 0 when q is not a subsequence.
+func subsequence(q, t string) int {
+	if q == "" {
+		return 0
+	}
+	gaps := 0
+	prev := -2 // character index of the previous match
+	ti := 0    // character index in t
+	rest := q
+	for _, r := range t {
+		if rest == "" {
+			break
+		}
+		qr, n := utf8.DecodeRuneInString(rest)
+		if r == qr {
+			if prev >= 0 && ti != prev+1 {
+				gaps++
+			}
+			prev = ti
+			rest = rest[n:]
+		}
+		ti++
+	}
+	if rest != "" {
+		return 0
+	}
+	return max(1, 40-5*gaps)
+}

@@ -1,0 +1,217 @@
+// Package pattern normalises glob patterns the way the reference does and
+// matches relative, '/'-separated paths against them with globset semantics
+// (a literal separator: '*' and '?' never cross '/').
+package pattern
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/bmatcuk/doublestar/v4"
+)
+
+// Normalize applies the reference's pattern rules: trim, empty becomes "*",
+// '\' becomes '/', a recursive pattern gains a "**/" prefix unless it
+// contains '/', starts with "**" or is an exact brace union of plain names
+// ("{a.txt,b.txt}"), and unbalanced '{' get their closing '}' appended.
+func Normalize(p string, recursive bool) string {
+	p = strings.TrimSpace(p)
+	if p == "" {
+		p = "*"
+	}
+	p = strings.ReplaceAll(p, `\`, "/")
+	if recursive && !strings.Contains(p, "/") && !strings.HasPrefix(p, "**") && !isBraceUnion(p) {
+		p = "**/" + p
+	}
+	return closeBraces(p)
+}
+
+// isBraceUnion reports whether p is "{name,name,...}" with plain names only.
+func isBraceUnion(p string) bool {
+	if len(p) < 2 || p[0] != '{' || p[len(p)-1] != '}' {
+		return false
+	}
+	return !strings.ContainsAny(p[1:len(p)-1], "{}*?[]")
+}
+
+// closeBraces appends one '}' per '{' left open.
+func closeBraces(p string) string {
+	depth := 0
+	inClass := false
+	for i := 0; i < len(p); i++ {
+		switch c := p[i]; {
+		case inClass:
+			if c == ']' {
+				inClass = false
+			}
+		case c == '[':
+			inClass = true
+			// A ']' right after '[' or "[!" is a member, not the end.
+			if i+1 < len(p) && (p[i+1] == '!' || p[i+1] == '^') {
+				i++
+			}
+			if i+1 < len(p) && p[i+1] == ']' {
+				i++
+			}
+		case c == '{':
+			depth++
+		case c == '}':
+			if depth > 0 {
+				depth--
+			}
+		}
+	}
+	if depth > 0 {
+		p += strings.Repeat("}", depth)
+	}
+	return p
+}
+
+// Matcher matches relative paths against one compiled pattern. It is
+// immutable and safe for concurrent use.
+type Matcher struct {
+	pattern string
+	// any is true when the pattern matches every non-empty path.
+	any bool
+}
+
+// Compile validates a normalised pattern. The error text mirrors globset's:
+// "error parsing glob '<pattern>': <reason>".
+func Compile(p string) (*Matcher, error) {
+	if reason := check(p); reason != "" {
+		return nil, fmt.Errorf("error parsing glob '%s': %s", p, reason)
+	}
+	m := &Matcher{pattern: translate(p)}
+	if p == "**" || p == "**/" || p == "**/**" {
+		m.any = true
+	}
+	if !doublestar.ValidatePattern(m.pattern) {
+		return nil, fmt.Errorf("error parsing glob '%s': invalid pattern", p)
+	}
+	return m, nil
+}
+
+// translate rewrites a globset pattern into the doublestar pattern that
+// matches the same paths. Normalised patterns hold no '\', so escapes are
+// free to use here.
+//   - "**" is recursive in globset only as a whole component (after the start,
+//     '/' and before the end, '/', or, in an alternative, ',' and '}');
+//     elsewhere it is a plain '*'.
+//   - a trailing "/**" matches what is inside a directory, not the directory
+//     itself, whereas doublestar's also matches the directory: add "/*".
+//   - a ']' first in a class is a member: escape it.
+func translate(p string) string {
+	var b strings.Builder
+	depth := 0
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		switch {
+		case c == '[':
+			j := i + 1
+			b.WriteByte('[')
+			if j < len(p) && (p[j] == '!' || p[j] == '^') {
+				b.WriteByte(p[j])
+				j++
+			}
+			if j < len(p) && p[j] == ']' {
+				b.WriteString(`\]`)
+				j++
+			}
+			for j < len(p) && p[j] != ']' {
+				b.WriteByte(p[j])
+				j++
+			}
+			if j < len(p) {
+				b.WriteByte(']')
+			}
+			i = j
+		case c == '{':
+			depth++
+			b.WriteByte(c)
+		case c == '}':
+			depth--
+			b.WriteByte(c)
+		case c == '*' && i+1 < len(p) && p[i+1] == '*':
+			n := i
+			for n < len(p) && p[n] == '*' {
+				n++
+			}
+			before := i == 0 || p[i-1] == '/'
+			after := n == len(p) || p[n] == '/' || depth > 0 && (p[n] == ',' || p[n] == '}')
+			if !before || !after || n-i > 2 {
+				b.WriteByte('*')
+			} else {
+				b.WriteString("**")
+				if i > 0 && (n == len(p) || p[n] != '/') {
+					b.WriteString("/*")
+				}
+			}
+			i = n - 1
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// check returns globset's reason for rejecting p, or "" when p is valid.
+func check(p string) string {
+	depth := 0
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case '[':
+			j := i + 1
+			if j < len(p) && (p[j] == '!' || p[j] == '^') {
+				j++
+			}
+			start := j
+			if j < len(p) && p[j] == ']' {
+				j++
+			}
+			for j < len(p) && p[j] != ']' {
+				j++
+			}
+			if j >= len(p) {
+				return "unclosed character class; missing ']'"
+			}
+			if r := checkRanges(p[start:j]); r != "" {
+				return r
+			}
+			i = j
+		case '{':
+			depth++
+		case '}':
+			if depth == 0 {
+				return "unopened alternate group; missing '{' (maybe escape '}' with '[}]'?)"
+			}
+			depth--
+		}
+	}
+	return ""
+}
+
+// checkRanges rejects a class body with a descending range such as "z-a".
+func checkRanges(body string) string {
+	rs := []rune(body)
+	for i := 1; i+1 < len(rs); i++ {
+		if rs[i] == '-' && rs[i-1] > rs[i+1] {
+			return fmt.Sprintf("invalid range; '%c' > '%c'", rs[i-1], rs[i+1])
+		}
+	}
+	return ""
+}
+
+// Match reports whether the relative path rel matches.
+func (m *Matcher) Match(rel string) bool {
+	if m.any {
+		return rel != ""
+	}
+	return doublestar.MatchUnvalidated(m.pattern, rel)
+}
+
+// String returns the pattern as compiled.
+func (m *Matcher) String() string { return m.pattern }
+
+// Mentions reports whether the raw pattern text contains s (used for the
+// node_modules policy).
+func Mentions(p, s string) bool { return strings.Contains(p, s) }
