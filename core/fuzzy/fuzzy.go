@@ -34,13 +34,60 @@ func normalize(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	for _, r := range s {
-		switch {
-		case unicode.IsSpace(r), r == '/', r == '\\', r == '.', r == '_', r == '-':
-		default:
+		if !dropped(r) {
 			b.WriteRune(unicode.ToLower(r))
 		}
 	}
 	return b.String()
+}
+
+// dropped reports the runes that normalisation removes.
+func dropped(r rune) bool {
+	switch r {
+	case '/', '\\', '.', '_', '-', ' ', '\t', '\n', '\r':
+		return true
+	}
+	return r >= utf8.RuneSelf && unicode.IsSpace(r)
+}
+
+// normRunes iterates over the normalised form of s without building it.
+type normRunes struct {
+	s string
+	i int
+}
+
+// next returns the next normalised rune, or -1 at the end.
+func (n *normRunes) next() rune {
+	for n.i < len(n.s) {
+		c := n.s[n.i]
+		if c < utf8.RuneSelf {
+			n.i++
+			if dropped(rune(c)) {
+				continue
+			}
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			}
+			return rune(c)
+		}
+		r, size := utf8.DecodeRuneInString(n.s[n.i:])
+		n.i += size
+		if !dropped(r) {
+			return unicode.ToLower(r)
+		}
+	}
+	return -1
+}
+
+// normEqual reports whether normalize(s) == norm.
+func normEqual(s, norm string) bool {
+	it := normRunes{s: s}
+	for _, r := range norm {
+		if it.next() != r {
+			return false
+		}
+	}
+	return it.next() == -1
 }
 
 // Score returns the score of path (relative, no trailing slash) for q; 0
@@ -74,7 +121,7 @@ func (q Query) score(path string) int {
 		return 80
 	}
 	if !q.slash {
-		if s := subsequence(q.norm, normalize(base)); s > 0 {
+		if s := subsequence(q.norm, base); s > 0 {
 			return 50 + s
 		}
 		return 0
@@ -82,14 +129,13 @@ func (q Query) score(path string) int {
 	if strings.Contains(lower(path), q.raw) {
 		return 60
 	}
-	if s := subsequence(q.norm, normalize(base)); s > 0 {
+	if s := subsequence(q.norm, base); s > 0 {
 		return 50 + s
 	}
-	np := normalize(path)
-	if np == q.norm {
+	if normEqual(path, q.norm) {
 		return 30 + 40
 	}
-	if s := subsequence(q.norm, np); s > 0 {
+	if s := subsequence(q.norm, path); s > 0 {
 		return 30 + s
 	}
 	return 0
@@ -106,21 +152,20 @@ func lower(s string) string {
 	return s
 }
 
-// subsequence matches q in t greedily, left to right, by characters, and
-// scores max(1, 40 - 5*gaps), where a gap is a matched character that does
-// not directly follow the previous one; 0 when q is not a subsequence.
+// subsequence matches the normalised query q in normalize(t) greedily, left
+// to right, by characters, and scores max(1, 40 - 5*gaps), where a gap is a
+// matched character that does not directly follow the previous one; 0 when
+// q is not a subsequence.
 func subsequence(q, t string) int {
 	if q == "" {
 		return 0
 	}
 	gaps := 0
 	prev := -2 // character index of the previous match
-	ti := 0    // character index in t
+	ti := 0    // character index in normalize(t)
 	rest := q
-	for _, r := range t {
-		if rest == "" {
-			break
-		}
+	it := normRunes{s: t}
+	for r := it.next(); r >= 0 && rest != ""; r = it.next() {
 		qr, n := utf8.DecodeRuneInString(rest)
 		if r == qr {
 			if prev >= 0 && ti != prev+1 {

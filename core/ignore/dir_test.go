@@ -382,3 +382,47 @@ func TestScenariosAgainstReference(t *testing.T) {
 		})
 	}
 }
+
+// refBatchScript lists many roots in one node process (loading the addon is
+// slow): argv[1] is a JSON array of {root, hidden}; it prints a JSON array
+// of probe strings.
+const refBatchScript = `
+const m = require(process.env.IGNORE_REFERENCE);
+const jobs = JSON.parse(process.argv[1]);
+(async () => {
+  const out = [];
+  for (const o of jobs) {
+    try {
+      const r = await m.glob({pattern: '**/*', path: o.root, hidden: o.hidden});
+      out.push(r.matches.map(x => x.path + (x.fileType === 2 ? '/' : '')).join(' | '));
+    } catch (e) { out.push('ERR ' + e.message); }
+  }
+  console.log(JSON.stringify(out));
+})();
+`
+
+type refJob struct {
+	Root   string `json:"root"`
+	Hidden bool   `json:"hidden"`
+}
+
+func runReferenceBatch(t testing.TB, jobs []refJob) [][]string {
+	t.Helper()
+	arg, _ := json.Marshal(jobs)
+	out, err := exec.Command("node", "-e", refBatchScript, string(arg)).Output()
+	if err != nil {
+		t.Fatalf("reference: %v", err)
+	}
+	var res []string
+	if err := json.Unmarshal(out, &res); err != nil {
+		t.Fatalf("reference output: %v: %s", err, out)
+	}
+	lists := make([][]string, len(res))
+	for i, r := range res {
+		if strings.HasPrefix(r, "ERR") {
+			t.Fatalf("reference: %s", r)
+		}
+		lists[i] = splitProbe(r)
+	}
+	return lists
+}

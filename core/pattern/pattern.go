@@ -73,6 +73,15 @@ type Matcher struct {
 	pattern string
 	// any is true when the pattern matches every non-empty path.
 	any bool
+	// base, when set, is a pattern for the last path component alone: the
+	// pattern was "**/" followed by one component without "**".
+	base string
+	// suffix, when set, is the literal that the last component must end
+	// with (base was "*" + suffix, suffix free of metacharacters).
+	suffix string
+	// literal, when set, is the exact last component (base had no
+	// metacharacters).
+	literal string
 }
 
 // Compile validates a normalised pattern. The error text mirrors globset's:
@@ -84,6 +93,15 @@ func Compile(p string) (*Matcher, error) {
 	m := &Matcher{pattern: translate(p)}
 	if p == "**" || p == "**/" || p == "**/**" {
 		m.any = true
+	}
+	if rest, ok := strings.CutPrefix(m.pattern, "**/"); ok && !strings.ContainsAny(rest, "/{}") && !strings.Contains(rest, "**") {
+		m.base = rest
+		switch {
+		case !strings.ContainsAny(rest, `*?[]\`):
+			m.literal = rest
+		case rest[0] == '*' && !strings.ContainsAny(rest[1:], `*?[]\`):
+			m.suffix = rest[1:]
+		}
 	}
 	if !doublestar.ValidatePattern(m.pattern) {
 		return nil, fmt.Errorf("error parsing glob '%s': invalid pattern", p)
@@ -205,6 +223,16 @@ func checkRanges(body string) string {
 func (m *Matcher) Match(rel string) bool {
 	if m.any {
 		return rel != ""
+	}
+	if m.base != "" {
+		name := rel[strings.LastIndexByte(rel, '/')+1:]
+		switch {
+		case m.literal != "":
+			return name == m.literal
+		case m.suffix != "" || m.base == "*":
+			return strings.HasSuffix(name, m.suffix)
+		}
+		return doublestar.MatchUnvalidated(m.base, name)
 	}
 	return doublestar.MatchUnvalidated(m.pattern, rel)
 }
