@@ -39,7 +39,7 @@ gotest:
 -include bindings/node/node.mk
 -include conformance/conformance.mk
 
-build: $(LIB) $(BUILD_EXTRA)
+build: $(LIB) $(NODE_ADDON)
 
 test: vet gotest ctest $(NODE_TESTS)
 

@@ -15,6 +15,7 @@ import (
 	"os/user"
 	"regexp"
 	"strings"
+	"syscall"
 	"unicode/utf8"
 )
 
@@ -105,7 +106,9 @@ func MarkOf(name string) Marks {
 // silently.
 func NewRoot(root string) *Dir {
 	sh := &shared{}
-	if wd, err := os.Getwd(); err == nil {
+	// The physical working directory, like Rust's current_dir (os.Getwd
+	// would prefer a symlinked $PWD).
+	if wd, err := syscall.Getwd(); err == nil {
 		sh.cwd = strings.TrimSuffix(wd, "/")
 		if data, ok := readGlobalExcludes(); ok {
 			sh.global = parseRuleFile(sh.cwd, data)
@@ -150,17 +153,15 @@ func (d *Dir) ChildMarked(name string, marks Marks) *Dir {
 }
 
 func (d *Dir) load(path string, marks Marks) *Dir {
-	var gitInfo os.FileInfo
-	hasGit := false
+	gitIsFile, hasGit := false, false
 	if marks&MarkGit != 0 {
-		if fi, err := os.Stat(path + "/.git"); err == nil {
-			gitInfo, hasGit = fi, true
+		var mode uint32
+		if mode, hasGit = statMode(path + "/.git"); hasGit {
+			gitIsFile = mode&syscall.S_IFMT == syscall.S_IFREG
 		}
 	}
 	if !hasGit && marks&MarkJJ != 0 {
-		if _, err := os.Stat(path + "/.jj"); err == nil {
-			hasGit = true
-		}
+		_, hasGit = statMode(path + "/.jj")
 	}
 	var ign, gi, ex *ruleFile
 	if marks&MarkIgnore != 0 {
@@ -171,7 +172,7 @@ func (d *Dir) load(path string, marks Marks) *Dir {
 		gi = readRuleFile(path, path+"/.gitignore")
 	}
 	if hasGit {
-		ex = readExclude(path, gitInfo)
+		ex = readExclude(path, gitIsFile)
 	}
 	c := &Dir{
 		path:    path,
@@ -202,9 +203,28 @@ func prepend(f *ruleFile, fs []*ruleFile) []*ruleFile {
 	return append(append(out, f), fs...)
 }
 
+// statMode stats path, following symlinks, without allocating an error.
+func statMode(path string) (mode uint32, ok bool) {
+	var st syscall.Stat_t
+	for {
+		err := syscall.Stat(path, &st)
+		if err == nil {
+			return st.Mode, true
+		}
+		if err != syscall.EINTR {
+			return 0, false
+		}
+	}
+}
+
 // readRuleFile reads and compiles an ignore file whose patterns are
-// relative to dir; nil when missing, unreadable or without rules.
+// relative to dir; nil when missing, unreadable or without rules. Like
+// ripgrep it checks for the file first: a failed stat is cheaper than a
+// failed open, and most directories have no ignore file.
 func readRuleFile(dir, file string) *ruleFile {
+	if _, ok := statMode(file); !ok {
+		return nil
+	}
 	data, err := os.ReadFile(file)
 	if err != nil || len(data) == 0 {
 		return nil
@@ -216,9 +236,9 @@ func readRuleFile(dir, file string) *ruleFile {
 // is dir. A .git file (worktree) is followed through its "gitdir: " line to
 // the common directory named by that git dir's commondir file, as ripgrep
 // does; without a commondir file (submodules) there is no exclude file.
-func readExclude(dir string, gitInfo os.FileInfo) *ruleFile {
+func readExclude(dir string, gitIsFile bool) *ruleFile {
 	gitDir := dir + "/.git"
-	if gitInfo != nil && gitInfo.Mode().IsRegular() {
+	if gitIsFile {
 		line, ok := firstLine(gitDir)
 		if !ok || !strings.HasPrefix(line, "gitdir: ") {
 			return nil
@@ -298,10 +318,11 @@ func homeDir() string {
 	return ""
 }
 
-// globalExcludesPath mirrors ripgrep's gitconfig_excludes_path: the
-// core.excludesFile of $GIT_CONFIG_GLOBAL, ~/.gitconfig or
-// $XDG_CONFIG_HOME/git/config (default ~/.config/git/config), in that order,
-// else $XDG_CONFIG_HOME/git/ignore (default ~/.config/git/ignore).
+// globalExcludesPath mirrors gitconfig_excludes_path of ignore 0.4.25: the
+// core.excludesFile of ~/.gitconfig or $XDG_CONFIG_HOME/git/config (default
+// ~/.config/git/config), in that order, else $XDG_CONFIG_HOME/git/ignore
+// (default ~/.config/git/ignore). $GIT_CONFIG_GLOBAL is not consulted (the
+// reference ignores it; later ignore versions read it).
 func globalExcludesPath() string {
 	home := homeDir()
 	try := func(file string) (string, bool) {
@@ -313,9 +334,6 @@ func globalExcludesPath() string {
 			return "", false
 		}
 		return parseExcludesFile(data, home)
-	}
-	if p, ok := try(os.Getenv("GIT_CONFIG_GLOBAL")); ok {
-		return p
 	}
 	if home != "" {
 		if p, ok := try(home + "/.gitconfig"); ok {
@@ -355,7 +373,8 @@ func readGlobalExcludes() ([]byte, bool) {
 // is a directory) is ignored or whitelisted. Precedence as in ripgrep:
 // .ignore files, then .gitignore files, then info/exclude, then the global
 // excludes file; within a kind the deepest file with a matching rule
-// decides, within a file the last matching rule. Match does not allocate.
+// decides, within a file the last matching rule. Match does not allocate
+// (except for patterns compiling to more than 512 NFA states).
 func (d *Dir) Match(name string, isDir bool) Match {
 	for _, f := range d.ign {
 		if m := f.match(d.relTo(f.dir), d.path != f.dir, name, isDir); m != None {

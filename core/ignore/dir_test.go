@@ -21,6 +21,7 @@ type scenario struct {
 	follow   bool   // fuzzyFind: symlinks followed
 	xdg      string // fixture subdirectory used as XDG_CONFIG_HOME
 	cwd      string // fixture subdirectory made the current directory
+	env      map[string]string
 	want     string
 }
 
@@ -288,6 +289,55 @@ var scenarios = []scenario{
 		want: "b | my-excludes | xdg/ | xdg/git/ | xdg/git/config",
 	},
 	{
+		name: "core.excludesFile of ~/.gitconfig, tilde expanded",
+		tree: []string{".git/", "home/.gitconfig=[core]\n ExcludesFile = ~/ex2\n", "home/ex2=*.q\n", "a.q", "b"},
+		env:  map[string]string{"HOME": "@/home"},
+		want: "b | home/ | home/.gitconfig | home/ex2",
+	},
+	{
+		name: "~/.gitconfig beats the XDG default",
+		tree: []string{".git/", "home/.gitconfig=[core]\n excludesFile = ~/ex2\n", "home/ex2=*.q\n", "xdg/git/ignore=*.b\n", "a.q", "a.b"},
+		env:  map[string]string{"HOME": "@/home"},
+		xdg:  "xdg",
+		want: "a.b | home/ | home/.gitconfig | home/ex2 | xdg/ | xdg/git/ | xdg/git/ignore",
+	},
+	{
+		name: "GIT_CONFIG_GLOBAL is not consulted",
+		tree: []string{".git/", "gc=[core]\n excludesfile = @/ex\n", "ex=*.q\n", "a.q", "b"},
+		env:  map[string]string{"GIT_CONFIG_GLOBAL": "@/gc"},
+		want: "a.q | b | ex | gc",
+	},
+	{
+		name: "submodule .git file without commondir has no exclude",
+		tree: []string{".git/modules/m/info/exclude=*.ex\n", "m/.git=gitdir: @/.git/modules/m\n", "m/a.ex", "m/b"},
+		want: "m/ | m/a.ex | m/b",
+	},
+	{
+		name: "worktree with an absolute commondir",
+		tree: []string{
+			"main/.git/info/exclude=*.ex\n", "main/.git/worktrees/w1/commondir=@/main/.git\n",
+			"w1/.git=gitdir: @/main/.git/worktrees/w1\n", "w1/a.ex", "w1/a.txt",
+		},
+		root: "w1",
+		want: "a.txt",
+	},
+	{
+		name:     "whitelisted hidden directory",
+		tree:     []string{".git/", ".gitignore=.*\n!.github/\n", ".github/workflows/ci.yml", ".github/.cache", ".other/x", "y"},
+		noHidden: true,
+		want:     ".github/ | .github/workflows/ | .github/workflows/ci.yml | y",
+	},
+	{
+		name: "whitelist inside an ignored directory cannot re-include",
+		tree: []string{".git/", ".gitignore=build/\n!build/keep\n", "build/keep", "build/drop", "x"},
+		want: ".gitignore | x",
+	},
+	{
+		name: "deeper .ignore whitelist beats shallower .gitignore but not a deeper .ignore ignore",
+		tree: []string{".git/", ".gitignore=*.gen\n", "a/.ignore=!*.gen\n", "a/b/.ignore=x.gen\n", "a/b/x.gen", "a/b/y.gen", "a/z.gen", "w.gen"},
+		want: ".gitignore | a/ | a/.ignore | a/b/ | a/b/.ignore | a/b/y.gen | a/z.gen",
+	},
+	{
 		name: "global rules lose to gitignore and exclude",
 		tree: []string{
 			".git/info/exclude=!b.g\n", ".gitignore=!a.g\n", "xdg/git/ignore=*.g\n",
@@ -315,6 +365,9 @@ func runScenario(t *testing.T, sc scenario) (base, root string) {
 	}
 	if sc.cwd != "" {
 		t.Chdir(filepath.Join(base, sc.cwd))
+	}
+	for k, v := range sc.env {
+		t.Setenv(k, strings.ReplaceAll(v, "@", base))
 	}
 	return base, filepath.Join(base, sc.root)
 }

@@ -42,7 +42,6 @@ var (
 	errInvalidRange   = errors.New("invalid character range")
 	errUnclosedAlt    = errors.New("unclosed alternates")
 	errUnopenedAlt    = errors.New("unopened alternates")
-	errBadClass       = errors.New("class does not compile")
 )
 
 const noRune rune = -1
@@ -280,8 +279,11 @@ var (
 
 // classSet computes the byte set of a class the way globset's regex
 // (`(?-u)[...]` with every non-ASCII character written as its escaped
-// UTF-8 bytes) behaves. ok is false when that regex would not compile.
-func classSet(t *token) (set byteSet, ok bool) {
+// UTF-8 bytes) behaves: [é] is the set {0xC3, 0xA9}, [a-é] is 'a'..0xC3
+// plus 0xA9. Such a byte range is never inverted: the parser ensures
+// lo <= hi for characters, a range starting at a non-ASCII character ends
+// at one too, and UTF-8 continuation bytes sort below lead bytes.
+func classSet(t *token) (set byteSet) {
 	var buf1, buf2 [utf8.UTFMax]byte
 	for _, r := range t.ranges {
 		a := buf1[:utf8.EncodeRune(buf1[:], r[0])]
@@ -295,11 +297,7 @@ func classSet(t *token) (set byteSet, ok bool) {
 		for _, x := range a[:len(a)-1] {
 			set.add(x)
 		}
-		lo, hi := int(a[len(a)-1]), int(b[0])
-		if lo > hi {
-			return set, false
-		}
-		set.addRange(lo, hi)
+		set.addRange(int(a[len(a)-1]), int(b[0]))
 		for _, x := range b[1:] {
 			set.add(x)
 		}
@@ -309,7 +307,7 @@ func classSet(t *token) (set byteSet, ok bool) {
 			set[i] = ^set[i]
 		}
 	}
-	return set, true
+	return set
 }
 
 // canMatchSlash reports whether t can consume a '/' byte.
@@ -320,8 +318,8 @@ func canMatchSlash(t *token) bool {
 	case tAny, tStar:
 		return false
 	case tClass:
-		s, ok := classSet(t)
-		return !ok || s.has('/')
+		s := classSet(t)
+		return s.has('/')
 	case tAlt:
 		for _, b := range t.alts {
 			for i := range b {
@@ -375,7 +373,6 @@ const maxStackWords = 8
 
 type progBuilder struct {
 	insts []inst
-	bad   bool
 }
 
 func (b *progBuilder) add(in inst) int32 {
@@ -438,10 +435,7 @@ func (b *progBuilder) tok(t *token, next int32) int32 {
 	case tRecZOM:
 		return b.byteLit('/', b.dirsOpt(next))
 	case tClass:
-		s, ok := classSet(t)
-		if !ok {
-			b.bad = true
-		}
+		s := classSet(t)
 		return b.set(&s, next)
 	case tAlt:
 		var starts []int32
@@ -462,9 +456,8 @@ func (b *progBuilder) tok(t *token, next int32) int32 {
 	panic("ignore: unknown token")
 }
 
-// compileProg compiles toks into an NFA matching the whole input. ok is
-// false when globset would fail to compile the pattern's regex.
-func compileProg(toks []token) (*prog, bool) {
+// compileProg compiles toks into an NFA matching the whole input.
+func compileProg(toks []token) *prog {
 	b := &progBuilder{}
 	m := b.add(inst{op: opMatch})
 	start := b.seq(toks, m)
@@ -473,9 +466,10 @@ func compileProg(toks []token) (*prog, bool) {
 	p.words = (n + 63) / 64
 	p.closure = make([]uint64, n*p.words)
 	var stack []int32
+	seen := make([]bool, n)
 	for s := 0; s < n; s++ {
 		cl := p.closure[s*p.words : (s+1)*p.words]
-		seen := make([]bool, n)
+		clear(seen)
 		stack = append(stack[:0], int32(s))
 		seen[s] = true
 		for len(stack) > 0 {
@@ -494,7 +488,7 @@ func compileProg(toks []token) (*prog, bool) {
 			cl[x>>6] |= 1 << (x & 63)
 		}
 	}
-	return p, !b.bad
+	return p
 }
 
 // matchParts reports whether the concatenation of the parts matches the

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -165,8 +166,8 @@ func TestCancel(t *testing.T) {
 		paths = append(paths, fmt.Sprintf("d%d/f%d", i%7, i))
 	}
 	root = tree(t, paths...)
-	calls := 0
-	_, err = Scan(Options{Root: root, Cancel: cancel.New(0, func() bool { calls++; return calls > 1 })})
+	var calls atomic.Int32
+	_, err = Scan(Options{Root: root, Cancel: cancel.New(0, func() bool { return calls.Add(1) > 1 })})
 	if err != cancel.ErrSignal {
 		t.Errorf("flag raised during the walk: %v", err)
 	}

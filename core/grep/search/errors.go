@@ -1,0 +1,219 @@
+package search
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+)
+
+type errKind int
+
+const (
+	errCaptureLimitExceeded errKind = iota
+	errClassEscapeInvalid
+	errClassRangeInvalid
+	errClassRangeLiteral
+	errClassUnclosed
+	errDecimalEmpty
+	errDecimalInvalid
+	errEscapeHexEmpty
+	errEscapeHexInvalid
+	errEscapeHexInvalidDigit
+	errEscapeUnexpectedEOF
+	errEscapeUnrecognized
+	errFlagDanglingNegation
+	errFlagDuplicate
+	errFlagRepeatedNegation
+	errFlagUnexpectedEOF
+	errFlagUnrecognized
+	errGroupNameDuplicate
+	errGroupNameEmpty
+	errGroupNameInvalid
+	errGroupNameUnexpectedEOF
+	errGroupUnclosed
+	errGroupUnopened
+	errNestLimitExceeded
+	errRepetitionCountInvalid
+	errRepetitionCountDecimalEmpty
+	errRepetitionCountUnclosed
+	errRepetitionMissing
+	errSpecialWordBoundaryUnclosed
+	errSpecialWordBoundaryUnrecognized
+	errSpecialWordOrRepetitionUnexpectedEOF
+	errUnicodeClassInvalid
+	errUnsupportedBackreference
+	errUnsupportedLookAround
+	// Errors of the translation to the hir.
+	errUnicodeNotAllowed
+	errUnicodePropertyNotFound
+	errUnicodePropertyValueNotFound
+)
+
+var errMessages = [...]string{
+	errCaptureLimitExceeded:                 "exceeded the maximum number of capturing groups (4294967295)",
+	errClassEscapeInvalid:                   "invalid escape sequence found in character class",
+	errClassRangeInvalid:                    "invalid character class range, the start must be <= the end",
+	errClassRangeLiteral:                    "invalid range boundary, must be a literal",
+	errClassUnclosed:                        "unclosed character class",
+	errDecimalEmpty:                         "decimal literal empty",
+	errDecimalInvalid:                       "decimal literal invalid",
+	errEscapeHexEmpty:                       "hexadecimal literal empty",
+	errEscapeHexInvalid:                     "hexadecimal literal is not a Unicode scalar value",
+	errEscapeHexInvalidDigit:                "invalid hexadecimal digit",
+	errEscapeUnexpectedEOF:                  "incomplete escape sequence, reached end of pattern prematurely",
+	errEscapeUnrecognized:                   "unrecognized escape sequence",
+	errFlagDanglingNegation:                 "dangling flag negation operator",
+	errFlagDuplicate:                        "duplicate flag",
+	errFlagRepeatedNegation:                 "flag negation operator repeated",
+	errFlagUnexpectedEOF:                    "expected flag but got end of regex",
+	errFlagUnrecognized:                     "unrecognized flag",
+	errGroupNameDuplicate:                   "duplicate capture group name",
+	errGroupNameEmpty:                       "empty capture group name",
+	errGroupNameInvalid:                     "invalid capture group character",
+	errGroupNameUnexpectedEOF:               "unclosed capture group name",
+	errGroupUnclosed:                        "unclosed group",
+	errGroupUnopened:                        "unopened group",
+	errNestLimitExceeded:                    "exceed the maximum number of nested parentheses/brackets (" + strconv.Itoa(nestLimit) + ")",
+	errRepetitionCountInvalid:               "invalid repetition count range, the start must be <= the end",
+	errRepetitionCountDecimalEmpty:          "repetition quantifier expects a valid decimal",
+	errRepetitionCountUnclosed:              "unclosed counted repetition",
+	errRepetitionMissing:                    "repetition operator missing expression",
+	errSpecialWordBoundaryUnclosed:          "special word boundary assertion is either unclosed or contains an invalid character",
+	errSpecialWordBoundaryUnrecognized:      "unrecognized special word boundary assertion, valid choices are: start, end, start-half or end-half",
+	errSpecialWordOrRepetitionUnexpectedEOF: "found either the beginning of a special word boundary or a bounded repetition on a \\b with an opening brace, but no closing brace",
+	errUnicodeClassInvalid:                  "invalid Unicode character class",
+	errUnsupportedBackreference:             "backreferences are not supported",
+	errUnsupportedLookAround:                "look-around, including look-ahead and look-behind, is not supported",
+	errUnicodeNotAllowed:                    "Unicode not allowed here",
+	errUnicodePropertyNotFound:              "Unicode property not found",
+	errUnicodePropertyValueNotFound:         "Unicode property value not found",
+}
+
+// syntaxError is a parse or translation error located in the pattern, the
+// counterpart of regex-syntax's ast::Error and hir::Error.
+type syntaxError struct {
+	kind    errKind
+	pattern string
+	span    span
+	aux     *span
+}
+
+// Error renders the error exactly like regex-syntax's error formatter: the
+// pattern with carets under the offending spans, then the message.
+func (e *syntaxError) Error() string {
+	spans := []span{e.span}
+	if e.aux != nil {
+		spans = append(spans, *e.aux)
+	}
+	lines := strings.Split(e.pattern, "\n")
+	// Rust's str::lines drops a final empty line, but the formatter counts
+	// it back when the pattern ends with a newline.
+	lineCount := len(lines)
+	if lineCount > 1 && lines[lineCount-1] == "" {
+		lines = lines[:lineCount-1]
+	}
+	for i := range lines {
+		lines[i] = strings.TrimSuffix(lines[i], "\r")
+	}
+	width := 0
+	if lineCount > 1 {
+		width = len(strconv.Itoa(lineCount))
+	}
+	byLine := make([][]span, lineCount)
+	var multi []span
+	for _, s := range spans {
+		if s.isOneLine() {
+			i := s.start.line - 1
+			if i >= 0 && i < lineCount {
+				byLine[i] = append(byLine[i], s)
+			}
+		} else {
+			multi = append(multi, s)
+		}
+	}
+	less := func(a, b span) bool {
+		if a.start.offset != b.start.offset {
+			return a.start.offset < b.start.offset
+		}
+		return a.end.offset < b.end.offset
+	}
+	for i := range byLine {
+		sort.Slice(byLine[i], func(x, y int) bool { return less(byLine[i][x], byLine[i][y]) })
+	}
+	sort.Slice(multi, func(x, y int) bool { return less(multi[x], multi[y]) })
+
+	var notated strings.Builder
+	for i, line := range lines {
+		if width > 0 {
+			num := strconv.Itoa(i + 1)
+			notated.WriteString(strings.Repeat(" ", width-len(num)))
+			notated.WriteString(num)
+			notated.WriteString(": ")
+		} else {
+			notated.WriteString("    ")
+		}
+		notated.WriteString(line)
+		notated.WriteByte('\n')
+		if len(byLine[i]) > 0 {
+			pad := 4
+			if width > 0 {
+				pad = 2 + width
+			}
+			notated.WriteString(strings.Repeat(" ", pad))
+			pos := 0
+			for _, s := range byLine[i] {
+				for ; pos < s.start.column-1; pos++ {
+					notated.WriteByte(' ')
+				}
+				n := s.end.column - s.start.column
+				if n < 1 {
+					n = 1
+				}
+				notated.WriteString(strings.Repeat("^", n))
+				pos += n
+			}
+			notated.WriteByte('\n')
+		}
+	}
+	var b strings.Builder
+	b.WriteString("regex parse error:\n")
+	if strings.Contains(e.pattern, "\n") {
+		divider := strings.Repeat("~", 79)
+		b.WriteString(divider)
+		b.WriteByte('\n')
+		b.WriteString(notated.String())
+		b.WriteString(divider)
+		b.WriteByte('\n')
+		if len(multi) > 0 {
+			notes := make([]string, len(multi))
+			for i, s := range multi {
+				notes[i] = "on line " + strconv.Itoa(s.start.line) + " (column " + strconv.Itoa(s.start.column) +
+					") through line " + strconv.Itoa(s.end.line) + " (column " + strconv.Itoa(s.end.column-1) + ")"
+			}
+			b.WriteString(strings.Join(notes, "\n"))
+			b.WriteByte('\n')
+		}
+	} else {
+		b.WriteString(notated.String())
+	}
+	b.WriteString("error: ")
+	b.WriteString(errMessages[e.kind])
+	return b.String()
+}
+
+// sizeLimitError is what the reference reports when the compiled program of
+// a pattern would exceed its size budget.
+type sizeLimitError struct{}
+
+func (sizeLimitError) Error() string { return "compiled regex exceeds size limit of 104857600" }
+
+// Error is the error Compile returns for a pattern it rejects. Its message
+// starts with "Regex error: " followed by the text the reference prints.
+type Error struct {
+	// Pattern is the pattern as given in Options.
+	Pattern string
+	// Msg is the detail after the "Regex error: " prefix.
+	Msg string
+}
+
+func (e *Error) Error() string { return "Regex error: " + e.Msg }

@@ -1,0 +1,394 @@
+package search
+
+// hirFlags are the flags in effect while translating.
+type hirFlags struct {
+	caseInsensitive bool
+	multiLine       bool
+	dotNL           bool
+	swapGreed       bool
+	unicode         bool
+	crlf            bool
+}
+
+type translator struct {
+	pattern string
+	flags   hirFlags
+}
+
+func (t *translator) err(sp span, k errKind) *syntaxError {
+	return &syntaxError{kind: k, pattern: t.pattern, span: sp}
+}
+
+func (t *translator) applyFlags(f flagsAST) {
+	neg := false
+	for _, it := range f.items {
+		if it.negation {
+			neg = true
+			continue
+		}
+		v := !neg
+		switch it.flag {
+		case flagCaseInsensitive:
+			t.flags.caseInsensitive = v
+		case flagMultiLine:
+			t.flags.multiLine = v
+		case flagDotMatchesNewLine:
+			t.flags.dotNL = v
+		case flagSwapGreed:
+			t.flags.swapGreed = v
+		case flagUnicode:
+			t.flags.unicode = v
+		case flagCRLF:
+			t.flags.crlf = v
+		}
+	}
+}
+
+// translate lowers an AST to a hir, reporting the errors regex-syntax's
+// translator reports, in the same order.
+func translate(pattern string, a *astNode, f hirFlags) (*hir, *syntaxError) {
+	t := &translator{pattern: pattern, flags: f}
+	return t.node(a)
+}
+
+func (t *translator) node(a *astNode) (*hir, *syntaxError) {
+	switch a.kind {
+	case astEmpty, astFlags:
+		if a.kind == astFlags {
+			t.applyFlags(a.flags)
+		}
+		return &hir{kind: hirEmpty}, nil
+	case astLiteral:
+		return t.literal(a.lit)
+	case astDot:
+		return t.dot(), nil
+	case astAssertion:
+		return &hir{kind: hirLook, look: t.assertion(a.assert)}, nil
+	case astClassPerl:
+		if t.flags.unicode {
+			c := perlUnicode(a.perl)
+			if a.negated {
+				c = c.negate()
+			}
+			return hClass(c), nil
+		}
+		c := perlASCII(a.perl)
+		if a.negated {
+			c = c.negate()
+		}
+		return hBytes(c), nil
+	case astClassUnicode:
+		if !t.flags.unicode {
+			return nil, t.err(a.span, errUnicodeNotAllowed)
+		}
+		c, e := t.unicodeClass(a.uni, a.span)
+		if e != nil {
+			return nil, e
+		}
+		return hClass(c), nil
+	case astClassBracketed:
+		if t.flags.unicode {
+			c, e := t.bracketedUnicode(a.brk)
+			if e != nil {
+				return nil, e
+			}
+			return hClass(c), nil
+		}
+		c, e := t.bracketedBytes(a.brk)
+		if e != nil {
+			return nil, e
+		}
+		return hBytes(c), nil
+	case astRepetition:
+		sub, e := t.node(a.subs[0])
+		if e != nil {
+			return nil, e
+		}
+		return &hir{kind: hirRepeat, min: a.repMin, max: a.repMax, subs: []*hir{sub}}, nil
+	case astGroup:
+		saved := t.flags
+		if a.groupKind == groupNonCapturing {
+			t.applyFlags(a.flags)
+		}
+		sub, e := t.node(a.subs[0])
+		t.flags = saved
+		return sub, e
+	case astConcat, astAlternation:
+		subs := make([]*hir, 0, len(a.subs))
+		for _, s := range a.subs {
+			h, e := t.node(s)
+			if e != nil {
+				return nil, e
+			}
+			subs = append(subs, h)
+		}
+		k := hirConcat
+		if a.kind == astAlternation {
+			k = hirAlt
+		}
+		return &hir{kind: k, subs: subs}, nil
+	}
+	panic("search: unknown ast kind")
+}
+
+func (t *translator) literal(l literal) (*hir, *syntaxError) {
+	c := l.c
+	if !t.flags.unicode {
+		if b, ok := l.byteValue(); ok && b > 0x7F {
+			return hLit([]byte{b}), nil
+		}
+	}
+	if t.flags.caseInsensitive {
+		if t.flags.unicode {
+			return hClass(runeClass{{c, c}}.caseFold()), nil
+		}
+		if c <= 0x7F {
+			return hBytes(byteClass{{byte(c), byte(c)}}.asciiFold()), nil
+		}
+	}
+	return hRune(c), nil
+}
+
+func (t *translator) dot() *hir {
+	if t.flags.unicode {
+		switch {
+		case t.flags.dotNL:
+			return hClass(runeClass{{0, 0xD7FF}, {0xE000, 0x10FFFF}})
+		case t.flags.crlf:
+			return hClass(runeClass{{'\n', '\n'}, {'\r', '\r'}}.negate())
+		}
+		return hClass(runeClass{{'\n', '\n'}}.negate())
+	}
+	switch {
+	case t.flags.dotNL:
+		return hBytes(byteClass{{0, 255}})
+	case t.flags.crlf:
+		return hBytes(byteClass{{'\n', '\n'}, {'\r', '\r'}}.negate())
+	}
+	return hBytes(byteClass{{'\n', '\n'}}.negate())
+}
+
+func (t *translator) assertion(k assertionKind) lookKind {
+	u := t.flags.unicode
+	pick := func(uni, ascii lookKind) lookKind {
+		if u {
+			return uni
+		}
+		return ascii
+	}
+	switch k {
+	case assertStartLine:
+		if !t.flags.multiLine {
+			return lookStart
+		}
+		if t.flags.crlf {
+			return lookStartCRLF
+		}
+		return lookStartLF
+	case assertEndLine:
+		if !t.flags.multiLine {
+			return lookEnd
+		}
+		if t.flags.crlf {
+			return lookEndCRLF
+		}
+		return lookEndLF
+	case assertStartText:
+		return lookStart
+	case assertEndText:
+		return lookEnd
+	case assertWordBoundary:
+		return pick(lookWordUnicode, lookWordASCII)
+	case assertNotWordBoundary:
+		return pick(lookWordUnicodeNegate, lookWordASCIINegate)
+	case assertWordStart:
+		return pick(lookWordStartUnicode, lookWordStartASCII)
+	case assertWordEnd:
+		return pick(lookWordEndUnicode, lookWordEndASCII)
+	case assertWordStartHalf:
+		return pick(lookWordStartHalfUnicode, lookWordStartHalfASCII)
+	}
+	return pick(lookWordEndHalfUnicode, lookWordEndHalfASCII)
+}
+
+func (t *translator) unicodeClass(u unicodeClass, sp span) (runeClass, *syntaxError) {
+	c, k, ok := unicodeClassFor(u)
+	if !ok {
+		return nil, t.err(sp, k)
+	}
+	negated := u.negated
+	if u.kind == uniNamedValue && u.op == uniOpNotEqual {
+		negated = !negated
+	}
+	return t.foldNegate(c, negated), nil
+}
+
+func (t *translator) foldNegate(c runeClass, negated bool) runeClass {
+	if t.flags.caseInsensitive {
+		c = c.caseFold()
+	}
+	if negated {
+		c = c.negate()
+	}
+	return c
+}
+
+func (t *translator) foldNegateBytes(c byteClass, negated bool) byteClass {
+	if t.flags.caseInsensitive {
+		c = c.asciiFold()
+	}
+	if negated {
+		c = c.negate()
+	}
+	return c
+}
+
+func (t *translator) bracketedUnicode(b *classBracketed) (runeClass, *syntaxError) {
+	c, e := t.setUnicode(b.set)
+	if e != nil {
+		return nil, e
+	}
+	return t.foldNegate(c, b.negated), nil
+}
+
+func (t *translator) setUnicode(s classSet) (runeClass, *syntaxError) {
+	if s.op == nil {
+		return t.itemUnicode(*s.item)
+	}
+	lhs, e := t.setUnicode(s.op.lhs)
+	if e != nil {
+		return nil, e
+	}
+	rhs, e := t.setUnicode(s.op.rhs)
+	if e != nil {
+		return nil, e
+	}
+	if t.flags.caseInsensitive {
+		lhs, rhs = lhs.caseFold(), rhs.caseFold()
+	}
+	switch s.op.kind {
+	case opIntersection:
+		return lhs.intersect(rhs), nil
+	case opDifference:
+		return lhs.difference(rhs), nil
+	}
+	return lhs.symmetricDifference(rhs), nil
+}
+
+func (t *translator) itemUnicode(it classItem) (runeClass, *syntaxError) {
+	switch it.kind {
+	case ciEmpty:
+		return runeClass{}, nil
+	case ciLiteral:
+		return runeClass{{it.lit.c, it.lit.c}}, nil
+	case ciRange:
+		return runeClass{{it.lo.c, it.hi.c}}, nil
+	case ciASCII:
+		return t.foldNegate(asciiClassBytes(it.ascii).toRunes(), it.negated), nil
+	case ciUnicode:
+		return t.unicodeClass(it.uni, it.span)
+	case ciPerl:
+		c := perlUnicode(it.perl)
+		if it.negated {
+			c = c.negate()
+		}
+		return c, nil
+	case ciBracketed:
+		return t.bracketedUnicode(it.brk)
+	}
+	var c runeClass
+	for _, sub := range it.union {
+		sc, e := t.itemUnicode(sub)
+		if e != nil {
+			return nil, e
+		}
+		c = c.union(sc)
+	}
+	return c, nil
+}
+
+func (t *translator) bracketedBytes(b *classBracketed) (byteClass, *syntaxError) {
+	c, e := t.setBytes(b.set)
+	if e != nil {
+		return nil, e
+	}
+	return t.foldNegateBytes(c, b.negated), nil
+}
+
+func (t *translator) setBytes(s classSet) (byteClass, *syntaxError) {
+	if s.op == nil {
+		return t.itemBytes(*s.item)
+	}
+	lhs, e := t.setBytes(s.op.lhs)
+	if e != nil {
+		return nil, e
+	}
+	rhs, e := t.setBytes(s.op.rhs)
+	if e != nil {
+		return nil, e
+	}
+	if t.flags.caseInsensitive {
+		lhs, rhs = lhs.asciiFold(), rhs.asciiFold()
+	}
+	switch s.op.kind {
+	case opIntersection:
+		return lhs.intersect(rhs), nil
+	case opDifference:
+		return lhs.difference(rhs), nil
+	}
+	return lhs.symmetricDifference(rhs), nil
+}
+
+func (t *translator) classByte(l literal) (byte, *syntaxError) {
+	if b, ok := l.byteValue(); ok {
+		return b, nil
+	}
+	if l.c <= 0x7F {
+		return byte(l.c), nil
+	}
+	return 0, t.err(l.span, errUnicodeNotAllowed)
+}
+
+func (t *translator) itemBytes(it classItem) (byteClass, *syntaxError) {
+	switch it.kind {
+	case ciEmpty:
+		return byteClass{}, nil
+	case ciLiteral:
+		b, e := t.classByte(it.lit)
+		if e != nil {
+			return nil, e
+		}
+		return byteClass{{b, b}}, nil
+	case ciRange:
+		lo, e := t.classByte(it.lo)
+		if e != nil {
+			return nil, e
+		}
+		hi, e := t.classByte(it.hi)
+		if e != nil {
+			return nil, e
+		}
+		return byteClass{{lo, hi}}, nil
+	case ciASCII:
+		return t.foldNegateBytes(asciiClassBytes(it.ascii), it.negated), nil
+	case ciUnicode:
+		return nil, t.err(it.span, errUnicodeNotAllowed)
+	case ciPerl:
+		c := perlASCII(it.perl)
+		if it.negated {
+			c = c.negate()
+		}
+		return c, nil
+	case ciBracketed:
+		return t.bracketedBytes(it.brk)
+	}
+	var c byteClass
+	for _, sub := range it.union {
+		sc, e := t.itemBytes(sub)
+		if e != nil {
+			return nil, e
+		}
+		c = c.union(sc)
+	}
+	return c, nil
+}

@@ -1,0 +1,484 @@
+package search
+
+import (
+	"sync"
+	"unicode"
+)
+
+// This file resolves Unicode classes the way regex-syntax does (perl
+// classes, \p{..} names with loose matching, POSIX classes), from the
+// tables of Go's unicode package. Properties Go has no table for are
+// derived from their definitions in the UCD where that is possible.
+
+func tableClass(t *unicode.RangeTable) runeClass {
+	var rs []runeRange
+	for _, r := range t.R16 {
+		if r.Stride == 1 {
+			rs = append(rs, runeRange{rune(r.Lo), rune(r.Hi)})
+			continue
+		}
+		for c := rune(r.Lo); c <= rune(r.Hi); c += rune(r.Stride) {
+			rs = append(rs, runeRange{c, c})
+		}
+	}
+	for _, r := range t.R32 {
+		if r.Stride == 1 {
+			rs = append(rs, runeRange{rune(r.Lo), rune(r.Hi)})
+			continue
+		}
+		for c := rune(r.Lo); c <= rune(r.Hi); c += rune(r.Stride) {
+			rs = append(rs, runeRange{c, c})
+		}
+	}
+	return canonRunes(rs)
+}
+
+func tables(ts ...*unicode.RangeTable) runeClass {
+	var c runeClass
+	for _, t := range ts {
+		c = c.union(tableClass(t))
+	}
+	return c
+}
+
+func runesWhere(f func(rune) bool) runeClass {
+	var rs []runeRange
+	for r := rune(0); r <= unicode.MaxRune; r++ {
+		if r == 0xD800 {
+			r = 0xDFFF
+			continue
+		}
+		if f(r) {
+			if n := len(rs); n > 0 && rs[n-1].hi == r-1 {
+				rs[n-1].hi = r
+			} else {
+				rs = append(rs, runeRange{r, r})
+			}
+		}
+	}
+	return rs
+}
+
+// lazyClass computes a class once.
+type lazyClass struct {
+	once sync.Once
+	cls  runeClass
+	f    func() runeClass
+}
+
+func (l *lazyClass) get() runeClass {
+	l.once.Do(func() { l.cls = l.f() })
+	return l.cls
+}
+
+func lazy(f func() runeClass) *lazyClass { return &lazyClass{f: f} }
+
+var (
+	clsAlphabetic = lazy(func() runeClass {
+		return tables(unicode.Lu, unicode.Ll, unicode.Lt, unicode.Lm, unicode.Lo, unicode.Nl, unicode.Other_Alphabetic)
+	})
+	clsPerlWord = lazy(func() runeClass {
+		return clsAlphabetic.get().union(tables(unicode.M, unicode.Nd, unicode.Pc, unicode.Join_Control))
+	})
+	clsPerlDigit = lazy(func() runeClass { return tableClass(unicode.Nd) })
+	clsPerlSpace = lazy(func() runeClass { return tableClass(unicode.White_Space) })
+	clsAssigned  = lazy(func() runeClass {
+		var c runeClass
+		for _, t := range unicode.Categories {
+			if len(t.R16) > 0 || len(t.R32) > 0 {
+				c = c.union(tableClass(t))
+			}
+		}
+		return c
+	})
+	clsLowercase = lazy(func() runeClass { return tables(unicode.Ll, unicode.Other_Lowercase) })
+	clsUppercase = lazy(func() runeClass { return tables(unicode.Lu, unicode.Other_Uppercase) })
+	clsIDStart   = lazy(func() runeClass {
+		return tables(unicode.Lu, unicode.Ll, unicode.Lt, unicode.Lm, unicode.Lo, unicode.Nl, unicode.Other_ID_Start).
+			difference(tables(unicode.Pattern_Syntax, unicode.Pattern_White_Space))
+	})
+	clsIDContinue = lazy(func() runeClass {
+		return clsIDStart.get().union(tables(unicode.Mn, unicode.Mc, unicode.Nd, unicode.Pc, unicode.Other_ID_Continue)).
+			difference(tables(unicode.Pattern_Syntax, unicode.Pattern_White_Space))
+	})
+	clsGraphemeExtend = lazy(func() runeClass { return tables(unicode.Me, unicode.Mn, unicode.Other_Grapheme_Extend) })
+	clsCased          = lazy(func() runeClass {
+		return clsLowercase.get().union(clsUppercase.get()).union(tableClass(unicode.Lt))
+	})
+	clsCWL = lazy(func() runeClass { return runesWhere(func(r rune) bool { return unicode.ToLower(r) != r }) })
+	clsCWU = lazy(func() runeClass { return runesWhere(func(r rune) bool { return unicode.ToUpper(r) != r }) })
+	clsCWT = lazy(func() runeClass { return runesWhere(func(r rune) bool { return unicode.ToTitle(r) != r }) })
+)
+
+func notAssigned() runeClass { return clsAssigned.get().negate() }
+
+var binaryProps = map[string]func() runeClass{
+	"alphabetic":                 clsAlphabetic.get,
+	"asciihexdigit":              func() runeClass { return tableClass(unicode.ASCII_Hex_Digit) },
+	"bidicontrol":                func() runeClass { return tableClass(unicode.Bidi_Control) },
+	"cased":                      clsCased.get,
+	"caseignorable":              caseIgnorable,
+	"changeswhencasefolded":      func() runeClass { return clsCWL.get() },
+	"changeswhencasemapped":      func() runeClass { return clsCWL.get().union(clsCWU.get()).union(clsCWT.get()) },
+	"changeswhenlowercased":      clsCWL.get,
+	"changeswhentitlecased":      clsCWT.get,
+	"changeswhenuppercased":      clsCWU.get,
+	"dash":                       func() runeClass { return tableClass(unicode.Dash) },
+	"defaultignorablecodepoint":  defaultIgnorable,
+	"deprecated":                 func() runeClass { return tableClass(unicode.Deprecated) },
+	"diacritic":                  func() runeClass { return tableClass(unicode.Diacritic) },
+	"extender":                   func() runeClass { return tableClass(unicode.Extender) },
+	"graphemebase":               graphemeBase,
+	"graphemeextend":             clsGraphemeExtend.get,
+	"hexdigit":                   func() runeClass { return tableClass(unicode.Hex_Digit) },
+	"idsbinaryoperator":          func() runeClass { return tableClass(unicode.IDS_Binary_Operator) },
+	"idstrinaryoperator":         func() runeClass { return tableClass(unicode.IDS_Trinary_Operator) },
+	"idcontinue":                 clsIDContinue.get,
+	"idstart":                    clsIDStart.get,
+	"ideographic":                func() runeClass { return tableClass(unicode.Ideographic) },
+	"joincontrol":                func() runeClass { return tableClass(unicode.Join_Control) },
+	"logicalorderexception":      func() runeClass { return tableClass(unicode.Logical_Order_Exception) },
+	"lowercase":                  clsLowercase.get,
+	"math":                       func() runeClass { return tables(unicode.Sm, unicode.Other_Math) },
+	"noncharactercodepoint":      func() runeClass { return tableClass(unicode.Noncharacter_Code_Point) },
+	"patternsyntax":              func() runeClass { return tableClass(unicode.Pattern_Syntax) },
+	"patternwhitespace":          func() runeClass { return tableClass(unicode.Pattern_White_Space) },
+	"prependedconcatenationmark": func() runeClass { return tableClass(unicode.Prepended_Concatenation_Mark) },
+	"quotationmark":              func() runeClass { return tableClass(unicode.Quotation_Mark) },
+	"radical":                    func() runeClass { return tableClass(unicode.Radical) },
+	"regionalindicator":          func() runeClass { return tableClass(unicode.Regional_Indicator) },
+	"sentenceterminal":           func() runeClass { return tableClass(unicode.Sentence_Terminal) },
+	"softdotted":                 func() runeClass { return tableClass(unicode.Soft_Dotted) },
+	"terminalpunctuation":        func() runeClass { return tableClass(unicode.Terminal_Punctuation) },
+	"unifiedideograph":           func() runeClass { return tableClass(unicode.Unified_Ideograph) },
+	"uppercase":                  clsUppercase.get,
+	"variationselector":          func() runeClass { return tableClass(unicode.Variation_Selector) },
+	"whitespace":                 clsPerlSpace.get,
+	"xidcontinue":                clsIDContinue.get,
+	"xidstart":                   clsIDStart.get,
+}
+
+// propAliases maps normalized aliases of binary properties to the keys of
+// binaryProps, and the names of the enumerated properties regex-syntax
+// accepts in \p{name=value}.
+var propAliases = map[string]string{
+	"alpha": "alphabetic", "ahex": "asciihexdigit", "bidic": "bidicontrol", "ci": "caseignorable",
+	"cwcf": "changeswhencasefolded", "cwcm": "changeswhencasemapped", "cwl": "changeswhenlowercased",
+	"cwt": "changeswhentitlecased", "cwu": "changeswhenuppercased", "di": "defaultignorablecodepoint",
+	"dep": "deprecated", "dia": "diacritic", "ext": "extender", "grbase": "graphemebase",
+	"grext": "graphemeextend", "hex": "hexdigit", "idsb": "idsbinaryoperator", "idst": "idstrinaryoperator",
+	"idc": "idcontinue", "ids": "idstart", "ideo": "ideographic", "joinc": "joincontrol",
+	"loe": "logicalorderexception", "lower": "lowercase", "nchar": "noncharactercodepoint",
+	"patsyn": "patternsyntax", "patws": "patternwhitespace", "pcm": "prependedconcatenationmark",
+	"qmark": "quotationmark", "ri": "regionalindicator", "sterm": "sentenceterminal", "sd": "softdotted",
+	"term": "terminalpunctuation", "uideo": "unifiedideograph", "upper": "uppercase", "vs": "variationselector",
+	"wspace": "whitespace", "space": "whitespace", "xidc": "xidcontinue", "xids": "xidstart",
+	// Enumerated properties.
+	"gc": "generalcategory", "sc": "script", "scx": "scriptextensions",
+	"gcb": "graphemeclusterbreak", "sb": "sentencebreak", "wb": "wordbreak",
+}
+
+// enumeratedProps are property names valid on the left of \p{name=value}.
+var enumeratedProps = map[string]bool{
+	"generalcategory": true, "script": true, "scriptextensions": true, "age": true,
+	"graphemeclusterbreak": true, "sentencebreak": true, "wordbreak": true,
+}
+
+func caseIgnorable() runeClass {
+	c := tables(unicode.Mn, unicode.Me, unicode.Cf, unicode.Lm, unicode.Sk)
+	var rs []runeRange
+	for _, r := range []rune{0x27, 0x2E, 0x3A, 0x5E, 0x60, 0xA8, 0xAD, 0xAF, 0xB4, 0xB7, 0xB8, 0x387, 0x55F, 0x5F4, 0x2018, 0x2019, 0x2024, 0xFE13, 0xFE52, 0xFE55, 0xFF07, 0xFF0E, 0xFF1A} {
+		rs = append(rs, runeRange{r, r})
+	}
+	return c.union(rs)
+}
+
+func defaultIgnorable() runeClass {
+	c := tables(unicode.Other_Default_Ignorable_Code_Point, unicode.Cf, unicode.Variation_Selector)
+	return c.difference(tables(unicode.White_Space, unicode.Prepended_Concatenation_Mark)).
+		difference(runeClass{{0xFFF9, 0xFFFB}, {0x13430, 0x1343F}})
+}
+
+func graphemeBase() runeClass {
+	excl := tables(unicode.Cc, unicode.Cf, unicode.Cs, unicode.Co, unicode.Zl, unicode.Zp).
+		union(notAssigned()).union(clsGraphemeExtend.get())
+	return excl.negate()
+}
+
+// gencats maps normalized general category names and aliases to a
+// constructor of the class.
+var gencats = map[string]func() runeClass{}
+
+func init() {
+	add := func(f func() runeClass, names ...string) {
+		for _, n := range names {
+			gencats[n] = f
+		}
+	}
+	cat := func(name string) func() runeClass {
+		return func() runeClass { return tableClass(unicode.Categories[name]) }
+	}
+	add(func() runeClass { return tables(unicode.Cc, unicode.Cf, unicode.Cs, unicode.Co).union(notAssigned()) }, "c", "other")
+	add(cat("Cc"), "cc", "control", "cntrl")
+	add(cat("Cf"), "cf", "format")
+	add(notAssigned, "cn", "unassigned")
+	add(cat("Co"), "co", "privateuse")
+	add(cat("Cs"), "cs", "surrogate")
+	add(cat("L"), "l", "letter")
+	add(func() runeClass { return tables(unicode.Lu, unicode.Ll, unicode.Lt) }, "lc", "casedletter")
+	add(cat("Ll"), "ll", "lowercaseletter")
+	add(cat("Lm"), "lm", "modifierletter")
+	add(cat("Lo"), "lo", "otherletter")
+	add(cat("Lt"), "lt", "titlecaseletter")
+	add(cat("Lu"), "lu", "uppercaseletter")
+	add(cat("M"), "m", "mark", "combiningmark")
+	add(cat("Mc"), "mc", "spacingmark")
+	add(cat("Me"), "me", "enclosingmark")
+	add(cat("Mn"), "mn", "nonspacingmark")
+	add(cat("N"), "n", "number")
+	add(cat("Nd"), "nd", "decimalnumber", "digit")
+	add(cat("Nl"), "nl", "letternumber")
+	add(cat("No"), "no", "othernumber")
+	add(cat("P"), "p", "punctuation", "punct")
+	add(cat("Pc"), "pc", "connectorpunctuation")
+	add(cat("Pd"), "pd", "dashpunctuation")
+	add(cat("Pe"), "pe", "closepunctuation")
+	add(cat("Pf"), "pf", "finalpunctuation")
+	add(cat("Pi"), "pi", "initialpunctuation")
+	add(cat("Po"), "po", "otherpunctuation")
+	add(cat("Ps"), "ps", "openpunctuation")
+	add(cat("S"), "s", "symbol")
+	add(cat("Sc"), "sc", "currencysymbol")
+	add(cat("Sk"), "sk", "modifiersymbol")
+	add(cat("Sm"), "sm", "mathsymbol")
+	add(cat("So"), "so", "othersymbol")
+	add(cat("Z"), "z", "separator")
+	add(cat("Zl"), "zl", "lineseparator")
+	add(cat("Zp"), "zp", "paragraphseparator")
+	add(cat("Zs"), "zs", "spaceseparator")
+	add(func() runeClass { return runeClass{{0, 0xD7FF}, {0xE000, unicode.MaxRune}} }, "any")
+	add(clsAssigned.get, "assigned")
+	add(func() runeClass { return runeClass{{0, 0x7F}} }, "ascii")
+
+	for name := range unicode.Scripts {
+		scriptNames[symbolicNameNormalize(name)] = name
+	}
+	for code, name := range scriptCodes {
+		scriptNames[code] = name
+	}
+	scriptNames["unknown"] = ""
+	scriptNames["zzzz"] = ""
+}
+
+var scriptNames = map[string]string{}
+
+func scriptClass(norm string) (runeClass, bool) {
+	name, ok := scriptNames[norm]
+	if !ok {
+		return nil, false
+	}
+	if name == "" { // Unknown: code points in no script.
+		var all runeClass
+		for _, t := range unicode.Scripts {
+			all = all.union(tableClass(t))
+		}
+		return all.negate(), true
+	}
+	return tableClass(unicode.Scripts[name]), true
+}
+
+// symbolicNameNormalize is UAX44-LM3 loose matching as regex-syntax does it:
+// ASCII only, case, spaces, underscores and hyphens ignored, and a leading
+// "is" dropped.
+func symbolicNameNormalize(s string) string {
+	b := []byte(s)
+	start := 0
+	startsWithIs := false
+	if len(b) >= 2 && (b[0] == 'i' || b[0] == 'I') && (b[1] == 's' || b[1] == 'S') {
+		startsWithIs = true
+		start = 2
+	}
+	out := make([]byte, 0, len(b))
+	for _, c := range b[start:] {
+		switch {
+		case c == ' ' || c == '_' || c == '-':
+		case 'A' <= c && c <= 'Z':
+			out = append(out, c+'a'-'A')
+		case c <= 0x7F:
+			out = append(out, c)
+		}
+	}
+	if startsWithIs && len(out) == 1 && out[0] == 'c' {
+		return "isc"
+	}
+	return string(out)
+}
+
+// unicodeClassFor resolves \pN, \p{Name} and \p{name=value} (negation not
+// applied).
+func unicodeClassFor(u unicodeClass) (runeClass, errKind, bool) {
+	switch u.kind {
+	case uniOneLetter:
+		return namedClass(string(u.letter))
+	case uniNamed:
+		return namedClass(u.name)
+	}
+	pname := symbolicNameNormalize(u.name)
+	pvalue := symbolicNameNormalize(u.value)
+	if a, ok := propAliases[pname]; ok {
+		pname = a
+	}
+	if !enumeratedProps[pname] {
+		if _, ok := binaryProps[pname]; ok {
+			return nil, errUnicodePropertyValueNotFound, false
+		}
+		return nil, errUnicodePropertyNotFound, false
+	}
+	switch pname {
+	case "generalcategory":
+		if f, ok := gencats[pvalue]; ok {
+			return f(), 0, true
+		}
+		return nil, errUnicodePropertyValueNotFound, false
+	case "script", "scriptextensions":
+		// Script_Extensions is approximated by Script: Go has no table for it.
+		if c, ok := scriptClass(pvalue); ok {
+			return c, 0, true
+		}
+		return nil, errUnicodePropertyValueNotFound, false
+	}
+	// Age, Grapheme_Cluster_Break, Sentence_Break, Word_Break: no tables.
+	return nil, errUnicodePropertyValueNotFound, false
+}
+
+func namedClass(name string) (runeClass, errKind, bool) {
+	norm := symbolicNameNormalize(name)
+	if norm != "cf" && norm != "sc" && norm != "lc" {
+		key := norm
+		if a, ok := propAliases[key]; ok {
+			key = a
+		}
+		if f, ok := binaryProps[key]; ok {
+			return f(), 0, true
+		}
+	}
+	if f, ok := gencats[norm]; ok {
+		return f(), 0, true
+	}
+	if c, ok := scriptClass(norm); ok {
+		return c, 0, true
+	}
+	return nil, errUnicodePropertyNotFound, false
+}
+
+// perlUnicode returns \d, \s or \w in their Unicode meaning.
+func perlUnicode(k perlKind) runeClass {
+	switch k {
+	case perlDigit:
+		return clsPerlDigit.get()
+	case perlSpace:
+		return clsPerlSpace.get()
+	}
+	return clsPerlWord.get()
+}
+
+// perlASCII returns \d, \s or \w in their (?-u) meaning.
+func perlASCII(k perlKind) byteClass {
+	switch k {
+	case perlDigit:
+		return byteClass{{'0', '9'}}
+	case perlSpace:
+		return byteClass{{'\t', '\r'}, {' ', ' '}}
+	}
+	return byteClass{{'0', '9'}, {'A', 'Z'}, {'_', '_'}, {'a', 'z'}}
+}
+
+func asciiClassBytes(k asciiKind) byteClass {
+	switch k {
+	case asciiAlnum:
+		return byteClass{{'0', '9'}, {'A', 'Z'}, {'a', 'z'}}
+	case asciiAlpha:
+		return byteClass{{'A', 'Z'}, {'a', 'z'}}
+	case asciiASCII:
+		return byteClass{{0, 0x7F}}
+	case asciiBlank:
+		return byteClass{{'\t', '\t'}, {' ', ' '}}
+	case asciiCntrl:
+		return byteClass{{0, 0x1F}, {0x7F, 0x7F}}
+	case asciiDigit:
+		return byteClass{{'0', '9'}}
+	case asciiGraph:
+		return byteClass{{'!', '~'}}
+	case asciiLower:
+		return byteClass{{'a', 'z'}}
+	case asciiPrint:
+		return byteClass{{' ', '~'}}
+	case asciiPunct:
+		return byteClass{{'!', '/'}, {':', '@'}, {'[', '`'}, {'{', '~'}}
+	case asciiSpace:
+		return byteClass{{'\t', '\r'}, {' ', ' '}}
+	case asciiUpper:
+		return byteClass{{'A', 'Z'}}
+	case asciiWord:
+		return byteClass{{'0', '9'}, {'A', 'Z'}, {'_', '_'}, {'a', 'z'}}
+	}
+	return byteClass{{'0', '9'}, {'A', 'F'}, {'a', 'f'}}
+}
+
+// isWordRune is Unicode \w membership, with an ASCII fast path.
+func isWordRune(r rune) bool {
+	if r < 0x80 {
+		return isWordByte(byte(r))
+	}
+	return clsPerlWord.get().contains(r)
+}
+
+func isWordByte(b byte) bool {
+	return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' || b == '_'
+}
+
+// scriptCodes maps ISO 15924 codes (lowercased) to the script names of Go's
+// unicode.Scripts table.
+var scriptCodes = map[string]string{
+	"adlm": "Adlam", "ahom": "Ahom", "hluw": "Anatolian_Hieroglyphs", "arab": "Arabic",
+	"armn": "Armenian", "avst": "Avestan", "bali": "Balinese", "bamu": "Bamum",
+	"bass": "Bassa_Vah", "batk": "Batak", "beng": "Bengali", "bhks": "Bhaiksuki",
+	"bopo": "Bopomofo", "brah": "Brahmi", "brai": "Braille", "bugi": "Buginese", "buhd": "Buhid",
+	"cans": "Canadian_Aboriginal", "cari": "Carian", "aghb": "Caucasian_Albanian",
+	"cakm": "Chakma", "cham": "Cham", "cher": "Cherokee", "chrs": "Chorasmian", "zyyy": "Common",
+	"copt": "Coptic", "xsux": "Cuneiform", "cprt": "Cypriot", "cpmn": "Cypro_Minoan",
+	"cyrl": "Cyrillic", "dsrt": "Deseret", "deva": "Devanagari", "diak": "Dives_Akuru",
+	"dogr": "Dogra", "dupl": "Duployan", "egyp": "Egyptian_Hieroglyphs", "elba": "Elbasan",
+	"elym": "Elymaic", "ethi": "Ethiopic", "geor": "Georgian", "glag": "Glagolitic",
+	"goth": "Gothic", "gran": "Grantha", "grek": "Greek", "gujr": "Gujarati",
+	"gong": "Gunjala_Gondi", "guru": "Gurmukhi", "hani": "Han", "hang": "Hangul",
+	"rohg": "Hanifi_Rohingya", "hano": "Hanunoo", "hatr": "Hatran", "hebr": "Hebrew",
+	"hira": "Hiragana", "armi": "Imperial_Aramaic", "zinh": "Inherited",
+	"phli": "Inscriptional_Pahlavi", "prti": "Inscriptional_Parthian", "java": "Javanese",
+	"kthi": "Kaithi", "knda": "Kannada", "kana": "Katakana", "kawi": "Kawi", "kali": "Kayah_Li",
+	"khar": "Kharoshthi", "kits": "Khitan_Small_Script", "khmr": "Khmer", "khoj": "Khojki",
+	"sind": "Khudawadi", "laoo": "Lao", "latn": "Latin", "lepc": "Lepcha", "limb": "Limbu",
+	"lina": "Linear_A", "linb": "Linear_B", "lisu": "Lisu", "lyci": "Lycian", "lydi": "Lydian",
+	"mahj": "Mahajani", "maka": "Makasar", "mlym": "Malayalam", "mand": "Mandaic",
+	"mani": "Manichaean", "marc": "Marchen", "gonm": "Masaram_Gondi", "medf": "Medefaidrin",
+	"mtei": "Meetei_Mayek", "mend": "Mende_Kikakui", "merc": "Meroitic_Cursive",
+	"mero": "Meroitic_Hieroglyphs", "plrd": "Miao", "modi": "Modi", "mong": "Mongolian",
+	"mroo": "Mro", "mult": "Multani", "mymr": "Myanmar", "nbat": "Nabataean",
+	"nagm": "Nag_Mundari", "nand": "Nandinagari", "talu": "New_Tai_Lue", "newa": "Newa",
+	"nkoo": "Nko", "nshu": "Nushu", "hmnp": "Nyiakeng_Puachue_Hmong", "ogam": "Ogham",
+	"olck": "Ol_Chiki", "hung": "Old_Hungarian", "ital": "Old_Italic",
+	"narb": "Old_North_Arabian", "perm": "Old_Permic", "xpeo": "Old_Persian",
+	"sogo": "Old_Sogdian", "sarb": "Old_South_Arabian", "orkh": "Old_Turkic",
+	"ougr": "Old_Uyghur", "orya": "Oriya", "osge": "Osage", "osma": "Osmanya",
+	"hmng": "Pahawh_Hmong", "palm": "Palmyrene", "pauc": "Pau_Cin_Hau", "phag": "Phags_Pa",
+	"phnx": "Phoenician", "phlp": "Psalter_Pahlavi", "rjng": "Rejang", "runr": "Runic",
+	"samr": "Samaritan", "saur": "Saurashtra", "shrd": "Sharada", "shaw": "Shavian",
+	"sidd": "Siddham", "sgnw": "SignWriting", "sinh": "Sinhala", "sogd": "Sogdian",
+	"sora": "Sora_Sompeng", "soyo": "Soyombo", "sund": "Sundanese", "sylo": "Syloti_Nagri",
+	"syrc": "Syriac", "tglg": "Tagalog", "tagb": "Tagbanwa", "tale": "Tai_Le", "lana": "Tai_Tham",
+	"tavt": "Tai_Viet", "takr": "Takri", "taml": "Tamil", "tnsa": "Tangsa", "tang": "Tangut",
+	"telu": "Telugu", "thaa": "Thaana", "thai": "Thai", "tibt": "Tibetan", "tfng": "Tifinagh",
+	"tirh": "Tirhuta", "toto": "Toto", "ugar": "Ugaritic", "vaii": "Vai", "vith": "Vithkuqi",
+	"wcho": "Wancho", "wara": "Warang_Citi", "yezi": "Yezidi", "yiii": "Yi",
+	"zanb": "Zanabazar_Square", "qaac": "Coptic", "qaai": "Inherited",
+}
