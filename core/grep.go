@@ -1,6 +1,18 @@
 package core
 
-import ()
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/fscache/fscache/core/cancel"
+	"github.com/fscache/fscache/core/grep/search"
+	"github.com/fscache/fscache/core/pattern"
+	"github.com/fscache/fscache/core/scancache"
+	"github.com/fscache/fscache/core/walk"
+)
 
 // GrepMode selects what Grep reports.
 type GrepMode int
@@ -39,7 +51,8 @@ type GrepOptions struct {
 	MaxCount *int
 	// Offset skips that many matches (files in filesWithMatches mode).
 	Offset *int
-	// ContextBefore and ContextAfter win over Context (content mode only).
+	// ContextBefore and ContextAfter, when either is set, replace Context
+	// (content mode only).
 	ContextBefore, ContextAfter, Context *int
 	// MaxColumns truncates longer lines (in bytes) with "...".
 	MaxColumns *int
@@ -49,10 +62,7 @@ type GrepOptions struct {
 }
 
 // ContextLine is one line of context around a match.
-type ContextLine struct {
-	LineNumber int
-	Line       string
-}
+type ContextLine = search.ContextLine
 
 // GrepMatch is one matching line, or one file's entry in the count and
 // filesWithMatches modes (LineNumber 0, Line "").
@@ -79,9 +89,94 @@ type GrepResult struct {
 	LimitReached bool
 }
 
-// Grep is not available until the search engine lands.
-func Grep(o GrepOptions, onMatch func(GrepMatch) error) (GrepResult, error) {
-	return GrepResult{}, &Error{Code: CodeUnsupported, Message: "grep is not implemented yet"}
+// maxFileSize is the size above which files are skipped, uncounted.
+const maxFileSize = 4 << 20
+
+// fileResult is what searching one file produced.
+type fileResult struct {
+	path    string
+	matches []search.Match
+	count   int
+}
+
+// grepper holds one Grep call's compiled state.
+type grepper struct {
+	o       GrepOptions
+	m       *search.Matcher
+	glob    *pattern.Matcher
+	types   typeFilter
+	perFile int // per-file cap, -1 for none
+	tok     *cancel.Token
+
+	mu       sync.Mutex
+	results  []fileResult
+	searched int
+}
+
+// Grep searches the files under o.Path (or the file o.Path) for lines
+// matching o.Pattern. onMatch, when not nil, receives every final match in
+// order before Grep returns; its error stops the call.
+func Grep(o GrepOptions, onMatch func(GrepMatch) error) (res GrepResult, err error) {
+	tok := o.Cancel.token()
+	if err := tok.Err(); err != nil {
+		return res, asError(err)
+	}
+	before, after := 0, 0
+	if o.Mode == ModeContent {
+		// Either explicit side replaces context entirely, as in the
+		// reference: {context: 5, contextAfter: 0} shows no context.
+		if o.ContextBefore != nil || o.ContextAfter != nil {
+			before, after = deref(o.ContextBefore), deref(o.ContextAfter)
+		} else {
+			before, after = deref(o.Context), deref(o.Context)
+		}
+	}
+	m, err := search.Compile(search.Options{Pattern: o.Pattern, IgnoreCase: o.IgnoreCase,
+		Multiline: o.Multiline, ContextBefore: before, ContextAfter: after,
+		MaxColumns: deref(o.MaxColumns), HasMaxColumns: o.MaxColumns != nil})
+	if err != nil {
+		return res, &Error{Code: CodeInvalidRegex, Message: err.Error()}
+	}
+	g := &grepper{o: o, m: m, types: newTypeFilter(o.Type), tok: tok, perFile: -1}
+	switch {
+	case o.Mode == ModeFilesWithMatches:
+		g.perFile = 1
+	case o.Mode == ModeContent && o.MaxCount != nil:
+		g.perFile = max(1, *o.MaxCount+deref(o.Offset))
+	}
+	if o.Glob != "" {
+		if g.glob, err = pattern.Compile(pattern.Normalize(o.Glob, true)); err != nil {
+			return res, errorf(CodeInvalidGlob, "Invalid glob pattern: %v", err)
+		}
+	}
+	abs, err := filepath.Abs(o.Path)
+	if err != nil {
+		return res, errorf(CodePathNotFound, "Path not found: %s (%v)", o.Path, err)
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return res, errorf(CodePathNotFound, "Path not found: %s", abs)
+	}
+	if st.IsDir() {
+		err = g.searchDir(abs)
+	} else if st.Mode().IsRegular() && g.types.match(filepath.Base(abs)) {
+		g.searchFile(abs, abs, make([]byte, 0, 64<<10))
+	}
+	if err == nil {
+		err = tok.Err()
+	}
+	if err != nil {
+		return res, asError(err)
+	}
+	res = g.shape()
+	if onMatch != nil {
+		for _, m := range res.Matches {
+			if err := onMatch(m); err != nil {
+				return GrepResult{}, asError(err)
+			}
+		}
+	}
+	return res, nil
 }
 
 func deref(p *int) int {
@@ -89,4 +184,236 @@ func deref(p *int) int {
 		return 0
 	}
 	return *p
+}
+
+// searchDir searches the directory root: while walking when the cache is
+// off, or over the cached scan's files.
+func (g *grepper) searchDir(abs string) error {
+	root := abs
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		root = real
+	}
+	skipNM := g.o.Glob == "" || !strings.Contains(g.o.Glob, "node_modules")
+	key := scancache.Key{Root: root, Hidden: orTrue(g.o.Hidden), Gitignore: orTrue(g.o.Gitignore),
+		SkipNodeModules: skipNM}
+	if !g.o.Cache {
+		var pool sync.Pool
+		return walk.Walk(key.Options(g.tok), func(e walk.Entry) error {
+			if !g.candidate(&e) {
+				return nil
+			}
+			buf, _ := pool.Get().(*[]byte)
+			if buf == nil {
+				b := make([]byte, 0, 64<<10)
+				buf = &b
+			}
+			*buf = g.searchFile(root+"/"+e.Path, e.Path, *buf)
+			pool.Put(buf)
+			return g.tok.Err()
+		})
+	}
+	snap, age, err := scanCache().Get(key, g.tok)
+	if err != nil {
+		return err
+	}
+	files, err := g.candidates(snap.Entries)
+	if err == nil && len(files) == 0 && recheck(true, age) {
+		if snap, err = scanCache().Rescan(key, true, g.tok); err == nil {
+			files, err = g.candidates(snap.Entries)
+		}
+	}
+	if err != nil {
+		return err
+	}
+	return g.searchAll(root, files)
+}
+
+// candidate reports whether a scanned entry is a file to search.
+func (g *grepper) candidate(e *walk.Entry) bool {
+	if e.Type != File {
+		return false
+	}
+	if g.glob != nil && !g.glob.Match(e.Path) {
+		return false
+	}
+	return g.types.match(e.Path[strings.LastIndexByte(e.Path, '/')+1:])
+}
+
+func (g *grepper) candidates(entries []walk.Entry) ([]string, error) {
+	var files []string
+	for i := range entries {
+		if i%pollEvery == 0 {
+			if err := g.tok.Err(); err != nil {
+				return nil, err
+			}
+		}
+		if g.candidate(&entries[i]) {
+			files = append(files, entries[i].Path)
+		}
+	}
+	return files, nil
+}
+
+// searchAll searches files with one worker per CPU.
+func (g *grepper) searchAll(root string, files []string) error {
+	workers := min(max(1, numWorkers()), len(files))
+	var next int
+	var mu sync.Mutex
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			buf := make([]byte, 0, 64<<10)
+			for {
+				if g.tok.Err() != nil {
+					return
+				}
+				mu.Lock()
+				i := next
+				next++
+				mu.Unlock()
+				if i >= len(files) {
+					return
+				}
+				buf = g.searchFile(root+"/"+files[i], files[i], buf)
+			}
+		}()
+	}
+	wg.Wait()
+	return g.tok.Err()
+}
+
+// searchFile reads and searches one file; buf is a reusable read buffer,
+// returned (possibly grown) for the next file. Unreadable, special and
+// oversized files are skipped uncounted.
+func (g *grepper) searchFile(abs, display string, buf []byte) []byte {
+	f, err := os.Open(abs)
+	if err != nil {
+		return buf
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() || st.Size() > maxFileSize {
+		return buf
+	}
+	data, err := readAll(f, buf[:0], st.Size())
+	if err != nil {
+		return buf
+	}
+	buf = data
+	if len(data) > maxFileSize {
+		return buf
+	}
+	r := fileResult{path: display}
+	switch {
+	case g.o.Mode == ModeFilesWithMatches:
+		if g.m.HasMatch(data) {
+			r.count = 1
+		}
+	case search.IsBinary(data):
+		// Binary files are searched (counted) but yield no matches.
+	default:
+		var err error
+		r.matches, r.count, err = g.m.Search(data, g.perFile, g.o.Mode == ModeContent, nil, g.tok.Check)
+		if err != nil {
+			return buf
+		}
+		if len(r.matches) > 0 && g.perFile >= 0 && len(r.matches) > g.perFile {
+			r.matches = r.matches[:g.perFile]
+		}
+	}
+	g.mu.Lock()
+	g.searched++
+	if r.count > 0 {
+		g.results = append(g.results, r)
+	}
+	g.mu.Unlock()
+	return buf
+}
+
+// readAll reads f (of the given size) into buf with as few reads as
+// possible, growing buf as needed.
+func readAll(f *os.File, buf []byte, size int64) ([]byte, error) {
+	want := int(size) + 1 // one more byte to notice growth
+	if cap(buf) < want {
+		buf = make([]byte, 0, want)
+	}
+	for {
+		if len(buf) == cap(buf) {
+			if len(buf) > maxFileSize {
+				return buf, nil
+			}
+			buf = slices.Grow(buf, len(buf))
+		}
+		n, err := f.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if err != nil || n == 0 {
+			return buf, nil
+		}
+	}
+}
+
+// shape applies offset and maxCount over the files in path order, as the
+// reference does.
+func (g *grepper) shape() GrepResult {
+	slices.SortFunc(g.results, func(a, b fileResult) int { return strings.Compare(a.path, b.path) })
+	res := GrepResult{Matches: []GrepMatch{}, FilesSearched: g.searched, FilesWithMatches: len(g.results)}
+	offset := deref(g.o.Offset)
+	limit := -1
+	if g.o.MaxCount != nil {
+		limit = *g.o.MaxCount
+	}
+	switch g.o.Mode {
+	case ModeFilesWithMatches:
+		res.TotalMatches = len(g.results)
+		for _, r := range g.results {
+			if limit >= 0 && len(res.Matches) >= limit {
+				break
+			}
+			if offset > 0 {
+				offset--
+				continue
+			}
+			res.Matches = append(res.Matches, GrepMatch{Path: r.path})
+		}
+		res.LimitReached = limit >= 0 && len(res.Matches) >= limit
+	case ModeCount:
+		consumed := 0
+		for _, r := range g.results {
+			res.TotalMatches += r.count
+		}
+		for _, r := range g.results {
+			if limit >= 0 && consumed >= limit {
+				break
+			}
+			if offset >= r.count {
+				offset -= r.count
+				continue
+			}
+			consumed += r.count - offset
+			offset = 0
+			n := r.count
+			res.Matches = append(res.Matches, GrepMatch{Path: r.path, MatchCount: &n})
+		}
+		res.LimitReached = limit >= 0 && consumed >= limit
+	default:
+		for _, r := range g.results {
+			res.TotalMatches += r.count
+			for _, m := range r.matches {
+				if limit >= 0 && len(res.Matches) >= limit {
+					break
+				}
+				if offset > 0 {
+					offset--
+					continue
+				}
+				res.Matches = append(res.Matches, GrepMatch{Path: r.path, LineNumber: m.LineNumber,
+					Line: m.Line, ContextBefore: m.ContextBefore, ContextAfter: m.ContextAfter,
+					Truncated: m.Truncated})
+			}
+		}
+		res.LimitReached = limit >= 0 && len(res.Matches) >= limit
+	}
+	return res
 }

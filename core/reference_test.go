@@ -1,6 +1,8 @@
 package core
 
 import (
+	"bytes"
+	"encoding/base64"
 	"encoding/json"
 	"os"
 	"path/filepath"
@@ -16,14 +18,16 @@ type treeEntry struct {
 	Content *string `json:"content"`
 	Symlink string  `json:"symlink"`
 	Mtime   int64   `json:"mtime"`
+	Repeat  int     `json:"repeat"`
+	Base64  string  `json:"base64"`
 }
 
-// makeTree builds testdata/tree.json under a new temp dir, exactly as the
-// script that recorded the reference's answers did.
-func makeTree(t testing.TB) string {
+// makeTree builds a testdata tree file under a new temp dir, exactly as
+// testdata/recglob.js did when it recorded the reference's answers.
+func makeTree(t testing.TB, file string) string {
 	t.Helper()
 	var entries []treeEntry
-	b, err := os.ReadFile("testdata/tree.json")
+	b, err := os.ReadFile(filepath.Join("testdata", file))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -42,11 +46,18 @@ func makeTree(t testing.TB) string {
 			mustDo(t, os.Symlink(e.Symlink, p))
 			continue
 		}
-		content := e.Path + "\n"
+		content := []byte(e.Path + "\n")
 		if e.Content != nil {
-			content = *e.Content
+			content = []byte(*e.Content)
 		}
-		mustDo(t, os.WriteFile(p, []byte(content), 0o644))
+		if e.Repeat > 0 {
+			content = bytes.Repeat(content, e.Repeat)
+		}
+		if e.Base64 != "" {
+			content, err = base64.StdEncoding.DecodeString(e.Base64)
+			mustDo(t, err)
+		}
+		mustDo(t, os.WriteFile(p, content, 0o644))
 	}
 	for _, e := range entries {
 		if e.Mtime != 0 {
@@ -100,8 +111,39 @@ func jsonOf(v any) any {
 			out = append(out, map[string]any{"path": m.Path, "isDirectory": m.IsDirectory, "score": float64(m.Score)})
 		}
 		return map[string]any{"matches": orEmpty(out), "totalMatches": float64(r.TotalMatches)}
+	case GrepResult:
+		for _, m := range r.Matches {
+			o := map[string]any{"path": m.Path, "lineNumber": float64(m.LineNumber), "line": m.Line}
+			if m.ContextBefore != nil {
+				o["contextBefore"] = contextJSON(m.ContextBefore)
+			}
+			if m.ContextAfter != nil {
+				o["contextAfter"] = contextJSON(m.ContextAfter)
+			}
+			if m.Truncated {
+				o["truncated"] = true
+			}
+			if m.MatchCount != nil {
+				o["matchCount"] = float64(*m.MatchCount)
+			}
+			out = append(out, o)
+		}
+		res := map[string]any{"matches": orEmpty(out), "totalMatches": float64(r.TotalMatches),
+			"filesWithMatches": float64(r.FilesWithMatches), "filesSearched": float64(r.FilesSearched)}
+		if r.LimitReached {
+			res["limitReached"] = true
+		}
+		return res
 	}
 	panic("unknown result")
+}
+
+func contextJSON(lines []ContextLine) []any {
+	out := []any{}
+	for _, l := range lines {
+		out = append(out, map[string]any{"lineNumber": float64(l.LineNumber), "line": l.Line})
+	}
+	return out
 }
 
 func orEmpty(s []map[string]any) []any {
@@ -114,7 +156,7 @@ func orEmpty(s []map[string]any) []any {
 
 func TestGlobAndFuzzyMatchReference(t *testing.T) {
 	isolateGit(t)
-	root := makeTree(t)
+	root := makeTree(t, "tree.json")
 	var cases []refCase
 	b, err := os.ReadFile("testdata/ref_glob_fuzzy.json")
 	mustDo(t, err)
@@ -168,6 +210,52 @@ func TestGlobAndFuzzyMatchReference(t *testing.T) {
 			if !reflect.DeepEqual(got, want) {
 				g, _ := json.Marshal(got)
 				t.Errorf("\ngot  %s\nwant %s", g, c.Want)
+			}
+		})
+	}
+}
+
+func TestGrepMatchesReference(t *testing.T) {
+	isolateGit(t)
+	root := makeTree(t, "grep_tree.json")
+	var cases []refCase
+	b, err := os.ReadFile("testdata/ref_grep.json")
+	mustDo(t, err)
+	mustDo(t, json.Unmarshal(b, &cases))
+	for _, c := range cases {
+		t.Run(string(c.Options), func(t *testing.T) {
+			var o struct {
+				Pattern, Path, Glob, Type, Mode                                    string
+				IgnoreCase, Multiline                                              bool
+				Hidden, Gitignore                                                  *bool
+				MaxCount, Offset, ContextBefore, ContextAfter, Context, MaxColumns *int
+			}
+			mustDo(t, json.Unmarshal(c.Options, &o))
+			mode := map[string]GrepMode{"": ModeContent, "content": ModeContent, "count": ModeCount,
+				"filesWithMatches": ModeFilesWithMatches}[o.Mode]
+			for _, cached := range []bool{false, true} {
+				InvalidateAll()
+				r, err := Grep(GrepOptions{Pattern: o.Pattern, Path: filepath.Join(root, o.Path), Glob: o.Glob,
+					Type: o.Type, IgnoreCase: o.IgnoreCase, Multiline: o.Multiline, Hidden: o.Hidden,
+					Gitignore: o.Gitignore, Cache: cached, MaxCount: o.MaxCount, Offset: o.Offset,
+					ContextBefore: o.ContextBefore, ContextAfter: o.ContextAfter, Context: o.Context,
+					MaxColumns: o.MaxColumns, Mode: mode}, nil)
+				if c.Error != "" {
+					if err == nil || !strings.HasPrefix(err.Error(), strings.SplitN(c.Error, ":", 2)[0]) {
+						t.Fatalf("cache %v: want error %q, got %v", cached, c.Error, err)
+					}
+					continue
+				}
+				if err != nil {
+					t.Fatalf("cache %v: %v", cached, err)
+				}
+				g, _ := json.Marshal(jsonOf(r))
+				var got, want any
+				mustDo(t, json.Unmarshal([]byte(strings.ReplaceAll(string(g), root, "<root>")), &got))
+				mustDo(t, json.Unmarshal(c.Want, &want))
+				if !reflect.DeepEqual(got, want) {
+					t.Errorf("cache %v:\ngot  %s\nwant %s", cached, g, c.Want)
+				}
 			}
 		})
 	}

@@ -141,11 +141,9 @@ var (
 
 func initFoldRunes() {
 	foldOnce.Do(func() {
-		for r := rune(0); r <= unicode.MaxRune; r++ {
-			if r == 0xD800 {
-				r = 0xDFFF
-				continue
-			}
+		// Go's regexp/syntax bounds: no rune outside folds.
+		const minFold, maxFold = 0x0041, 0x1E943
+		for r := rune(minFold); r <= maxFold; r++ {
 			if f := unicode.SimpleFold(r); f != r {
 				foldRunes = append(foldRunes, r)
 			}

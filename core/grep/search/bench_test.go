@@ -1,0 +1,93 @@
+package search
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"sync"
+	"testing"
+)
+
+var (
+	corpusOnce sync.Once
+	corpus     []byte
+)
+
+// goCorpus is the concatenation of the *.go files under $GOROOT/src.
+func goCorpus(b *testing.B) []byte {
+	corpusOnce.Do(func() {
+		var files []string
+		root := filepath.Join(runtime.GOROOT(), "src")
+		filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
+			if err == nil && d.Type().IsRegular() && filepath.Ext(p) == ".go" {
+				files = append(files, p)
+			}
+			return nil
+		})
+		sort.Strings(files)
+		var buf bytes.Buffer
+		for _, f := range files {
+			if data, err := os.ReadFile(f); err == nil {
+				buf.Write(data)
+			}
+		}
+		corpus = buf.Bytes()
+	})
+	if len(corpus) == 0 {
+		b.Skip("no Go source tree to search")
+	}
+	return corpus
+}
+
+func benchSearch(b *testing.B, o Options, withLines bool) {
+	data := goCorpus(b)
+	m, err := Compile(o)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var dst []Match
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	n := 0
+	for range b.N {
+		dst, n, _ = m.Search(data, -1, withLines, dst, nil)
+	}
+	b.ReportMetric(float64(n), "matches")
+}
+
+func BenchmarkLiteral(b *testing.B) { benchSearch(b, Options{Pattern: `func main`}, true) }
+
+func BenchmarkRegexRequiredLiteral(b *testing.B) {
+	benchSearch(b, Options{Pattern: `func \w+Error\(`}, true)
+}
+
+func BenchmarkRegexNoLiteral(b *testing.B) { benchSearch(b, Options{Pattern: `\w+_\w+\(`}, true) }
+
+func BenchmarkIgnoreCaseLiteral(b *testing.B) {
+	benchSearch(b, Options{Pattern: `func main`, IgnoreCase: true}, true)
+}
+
+func BenchmarkCountOnlyRegex(b *testing.B) { benchSearch(b, Options{Pattern: `\w+_\w+\(`}, false) }
+
+func BenchmarkRegexPureDFA(b *testing.B) { benchSearch(b, Options{Pattern: `[A-Z][a-z]+[0-9]{2}`}, true) }
+
+func BenchmarkWordBoundary(b *testing.B) { benchSearch(b, Options{Pattern: `\berr\b`}, true) }
+
+func BenchmarkAlternation(b *testing.B) {
+	benchSearch(b, Options{Pattern: `ErrNotExist|ErrClosed|ErrDeadlineExceeded`}, true)
+}
+
+func BenchmarkHasMatchMiss(b *testing.B) {
+	data := goCorpus(b)
+	m, err := Compile(Options{Pattern: `\w+Zyx\w+\(`})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	for range b.N {
+		m.HasMatch(data)
+	}
+}

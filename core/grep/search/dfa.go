@@ -1,0 +1,489 @@
+package search
+
+import (
+	"bytes"
+	"encoding/binary"
+	"slices"
+)
+
+// A lazy DFA over the NFA, built on demand one transition at a time and
+// cached per goroutine (dfaCache values come from a sync.Pool in the
+// Matcher). It answers "is there a match" in a single pass over the input
+// at about one table lookup per byte.
+//
+// A DFA state is the set of NFA states reached at a position, before the
+// assertions there are resolved, plus what is known of the previous byte.
+// The transition on byte b first resolves the assertions (b is the next
+// byte), then steps. Unicode word boundaries are only resolved on ASCII
+// input: a non-ASCII byte makes the DFA quit when the pattern has one, and
+// the caller falls back to the NFA simulation, exactly like Rust's lazy DFA.
+//
+// In line mode ('\n' separates independent haystacks) the transition on
+// '\n' checks the end of the line and moves to the start state.
+
+const (
+	dfaUnknown int32 = -1
+	dfaMatch   int32 = -2
+	dfaQuit    int32 = -3
+	dfaNoMatch int32 = -4 // end of input without a match
+)
+
+const (
+	fStart uint8 = 1 << iota
+	fPrevNL
+	fPrevCR
+	fPrevWord
+)
+
+// dfaMaxTrans bounds the transition table of one cache (entries).
+const dfaMaxTrans = 1 << 20
+
+type dfaShared struct {
+	n          *nfa
+	lineMode   bool
+	classOf    [256]uint8
+	numClasses int // byte classes; the end-of-input class is numClasses
+	stride     int
+	repr       []int
+	quit       []bool
+	flagMask   uint8
+}
+
+func newDFAShared(n *nfa, lineMode bool) *dfaShared {
+	sh := &dfaShared{n: n, lineMode: lineMode}
+	var bound [257]bool
+	mark := func(lo, hi int) { bound[lo] = true; bound[hi+1] = true }
+	for _, s := range n.states {
+		for _, t := range s.trans {
+			mark(int(t.lo), int(t.hi))
+		}
+	}
+	mark('\n', '\n')
+	needWord, needNL, needCR, needStart := false, false, false, false
+	for k := lookKind(0); k < numLooks; k++ {
+		if !n.looks[k] {
+			continue
+		}
+		switch k {
+		case lookStart:
+			needStart = true
+		case lookEnd:
+		case lookStartLF, lookEndLF:
+			needStart, needNL = true, true
+		case lookStartCRLF, lookEndCRLF:
+			needStart, needNL, needCR = true, true, true
+		default:
+			needWord = true
+		}
+	}
+	if needCR {
+		mark('\r', '\r')
+	}
+	if needWord {
+		mark('0', '9')
+		mark('A', 'Z')
+		mark('_', '_')
+		mark('a', 'z')
+	}
+	quitNonASCII := n.hasUnicodeWord
+	if quitNonASCII {
+		mark(0x80, 0xFF)
+	}
+	if needStart {
+		sh.flagMask |= fStart
+	}
+	if needNL && !lineMode {
+		sh.flagMask |= fPrevNL
+	}
+	if needCR {
+		sh.flagMask |= fPrevCR
+	}
+	if needWord {
+		sh.flagMask |= fPrevWord
+	}
+	cls := -1
+	for b := 0; b < 256; b++ {
+		if b == 0 || bound[b] {
+			cls++
+			sh.repr = append(sh.repr, b)
+			sh.quit = append(sh.quit, quitNonASCII && b >= 0x80)
+		}
+		sh.classOf[b] = uint8(cls)
+	}
+	sh.numClasses = cls + 1
+	sh.stride = sh.numClasses + 1
+	sh.repr = append(sh.repr, -1)
+	sh.quit = append(sh.quit, false)
+	return sh
+}
+
+type dfaCache struct {
+	sh     *dfaShared
+	trans  []int32
+	sets   [][]int32
+	flags  []uint8
+	index  map[string]int32
+	start  int32
+	seen   sparseSet
+	stack  []int32
+	buf    []int32
+	key    []byte
+	sim    *nfaSim
+	badClr int
+	// lastClear is the input offset (in bytes searched) of the last clear.
+	searched, lastClear int
+}
+
+func newDFACache(sh *dfaShared) *dfaCache {
+	d := &dfaCache{sh: sh, index: map[string]int32{}, seen: newSparseSet(len(sh.n.states))}
+	d.reset()
+	return d
+}
+
+func (d *dfaCache) reset() {
+	d.trans = d.trans[:0]
+	d.sets = d.sets[:0]
+	d.flags = d.flags[:0]
+	clear(d.index)
+	set := d.unionClosure([]int32{d.sh.n.start})
+	d.start = d.addState(set, fStart&d.sh.flagMask)
+}
+
+func (d *dfaCache) addState(set []int32, fl uint8) int32 {
+	d.key = append(d.key[:0], fl)
+	for _, id := range set {
+		d.key = binary.LittleEndian.AppendUint32(d.key, uint32(id))
+	}
+	if off, ok := d.index[string(d.key)]; ok {
+		return off
+	}
+	off := int32(len(d.trans))
+	for range d.sh.stride {
+		d.trans = append(d.trans, dfaUnknown)
+	}
+	d.sets = append(d.sets, slices.Clone(set))
+	d.flags = append(d.flags, fl)
+	d.index[string(d.key)] = off
+	return off
+}
+
+// unionClosure follows union states from ids and returns the sorted set of
+// sparse, look and match states reached.
+func (d *dfaCache) unionClosure(ids []int32) []int32 {
+	n := d.sh.n
+	d.seen.clear()
+	d.buf = d.buf[:0]
+	d.stack = append(d.stack[:0], ids...)
+	for len(d.stack) > 0 {
+		id := d.stack[len(d.stack)-1]
+		d.stack = d.stack[:len(d.stack)-1]
+		if !d.seen.insert(id) {
+			continue
+		}
+		st := &n.states[id]
+		switch st.kind {
+		case nsUnion:
+			d.stack = append(d.stack, st.alts...)
+		case nsSparse:
+			if len(st.trans) > 0 {
+				d.buf = append(d.buf, id)
+			}
+		default:
+			d.buf = append(d.buf, id)
+		}
+	}
+	slices.Sort(d.buf)
+	return d.buf
+}
+
+// lookHave computes which assertions hold between the previous byte
+// (described by fl) and the next byte b (-1: end of haystack).
+func lookHave(fl uint8, b int) (have [numLooks]bool) {
+	atStart := fl&fStart != 0
+	prevNL := fl&fPrevNL != 0
+	prevCR := fl&fPrevCR != 0
+	before := fl&fPrevWord != 0
+	eoi := b < 0
+	after := !eoi && b < 0x80 && isWordByte(byte(b))
+	have[lookStart] = atStart
+	have[lookEnd] = eoi
+	have[lookStartLF] = atStart || prevNL
+	have[lookEndLF] = eoi || b == '\n'
+	have[lookStartCRLF] = atStart || prevNL || prevCR && b != '\n'
+	have[lookEndCRLF] = eoi || b == '\r' || b == '\n' && !prevCR
+	for _, k := range [2]lookKind{lookWordASCII, lookWordUnicode} {
+		have[k] = before != after
+		have[k+1] = before == after
+	}
+	have[lookWordStartASCII] = !before && after
+	have[lookWordEndASCII] = before && !after
+	have[lookWordStartUnicode] = !before && after
+	have[lookWordEndUnicode] = before && !after
+	have[lookWordStartHalfASCII] = !before
+	have[lookWordEndHalfASCII] = !after
+	have[lookWordStartHalfUnicode] = !before
+	have[lookWordEndHalfUnicode] = !after
+	return have
+}
+
+// compute fills in the transition of state s on class c. It may clear the
+// cache, so it returns the (possibly moved) offset of s with the result.
+func (d *dfaCache) compute(s int32, c int) (int32, int32) {
+	sh := d.sh
+	if sh.quit[c] {
+		d.trans[int(s)+c] = dfaQuit
+		return s, dfaQuit
+	}
+	if len(d.trans)+sh.stride > dfaMaxTrans {
+		set := slices.Clone(d.sets[int(s)/sh.stride])
+		fl := d.flags[int(s)/sh.stride]
+		if d.searched-d.lastClear < 10*len(d.sets) {
+			d.badClr++
+		}
+		d.lastClear = d.searched
+		d.reset()
+		s = d.addState(set, fl)
+	}
+	n := sh.n
+	idx := int(s) / sh.stride
+	fl := d.flags[idx]
+	b := sh.repr[c]
+	lineEnd := b < 0 || sh.lineMode && b == '\n'
+	nb := b
+	if lineEnd {
+		nb = -1
+	}
+	have := lookHave(fl, nb)
+	// Resolve the assertions at this position.
+	d.seen.clear()
+	d.stack = append(d.stack[:0], d.sets[idx]...)
+	var next []int32
+	matched := false
+	for len(d.stack) > 0 {
+		id := d.stack[len(d.stack)-1]
+		d.stack = d.stack[:len(d.stack)-1]
+		if !d.seen.insert(id) {
+			continue
+		}
+		st := &n.states[id]
+		switch st.kind {
+		case nsUnion:
+			d.stack = append(d.stack, st.alts...)
+		case nsLook:
+			if have[st.look] {
+				d.stack = append(d.stack, st.next)
+			}
+		case nsMatch:
+			matched = true
+		case nsSparse:
+			if !lineEnd {
+				for _, t := range st.trans {
+					if int(t.lo) <= b && b <= int(t.hi) {
+						next = append(next, t.next)
+					}
+				}
+			}
+		}
+	}
+	var t int32
+	switch {
+	case matched:
+		t = dfaMatch
+	case b < 0:
+		t = dfaNoMatch
+	case lineEnd:
+		t = d.start
+	default:
+		next = append(next, n.start)
+		set := d.unionClosure(next)
+		var nf uint8
+		if b == '\n' {
+			nf |= fPrevNL
+		}
+		if b == '\r' {
+			nf |= fPrevCR
+		}
+		if b < 0x80 && isWordByte(byte(b)) {
+			nf |= fPrevWord
+		}
+		t = d.addState(set, nf&sh.flagMask)
+	}
+	d.trans[int(s)+c] = t
+	return s, t
+}
+
+type scanEvent uint8
+
+const (
+	evEnd scanEvent = iota
+	evMatch
+	evQuit
+	evGaveUp
+)
+
+// scan runs the DFA from state s over data[i:end] and stops at the first
+// match (the position where it is detected), quit, or at end.
+func (d *dfaCache) scan(data []byte, i, end int, s int32) (scanEvent, int, int32) {
+	trans := d.trans
+	cls := &d.sh.classOf
+	for {
+		hay := data[i:end]
+		j := 0
+		// The hot loop: four transitions per iteration while no special
+		// state (unknown, match, quit) shows up.
+		for ; j+4 <= len(hay); j += 4 {
+			t0 := trans[int(s)+int(cls[hay[j]])]
+			if t0 < 0 {
+				break
+			}
+			t1 := trans[int(t0)+int(cls[hay[j+1]])]
+			if t1 < 0 {
+				s = t0
+				j++
+				break
+			}
+			t2 := trans[int(t1)+int(cls[hay[j+2]])]
+			if t2 < 0 {
+				s = t1
+				j += 2
+				break
+			}
+			t3 := trans[int(t2)+int(cls[hay[j+3]])]
+			if t3 < 0 {
+				s = t2
+				j += 3
+				break
+			}
+			s = t3
+		}
+		var t int32
+		for ; j < len(hay); j++ {
+			t = trans[int(s)+int(cls[hay[j]])]
+			if t < 0 {
+				break
+			}
+			s = t
+		}
+		i += j
+		d.searched += j
+		if i >= end {
+			return evEnd, i, s
+		}
+		t = trans[int(s)+int(cls[data[i]])]
+		if t == dfaUnknown {
+			s, t = d.compute(s, int(cls[data[i]]))
+			trans = d.trans
+			if d.badClr >= 3 {
+				return evGaveUp, i, s
+			}
+		}
+		switch {
+		case t >= 0:
+			s = t
+			i++
+			d.searched++
+		case t == dfaMatch:
+			return evMatch, i, s
+		default:
+			return evQuit, i, s
+		}
+	}
+}
+
+// eoi reports whether state s matches at the end of the haystack.
+func (d *dfaCache) eoi(s int32) bool {
+	c := d.sh.numClasses
+	t := d.trans[int(s)+c]
+	if t == dfaUnknown {
+		_, t = d.compute(s, c)
+	}
+	return t == dfaMatch
+}
+
+func (d *dfaCache) nfaSim() *nfaSim {
+	if d.sim == nil {
+		d.sim = d.sh.n.newSim()
+	}
+	return d.sim
+}
+
+// matchHaystack reports whether the pattern matches in hay, a whole line
+// in line mode (no '\n' inside) or a whole buffer.
+func (d *dfaCache) matchHaystack(hay []byte) bool {
+	if d.badClr >= 3 {
+		return d.sh.n.simulate(d.nfaSim(), hay)
+	}
+	ev, _, s := d.scan(hay, 0, len(hay), d.start)
+	switch ev {
+	case evMatch:
+		return true
+	case evEnd:
+		return d.eoi(s)
+	}
+	return d.sh.n.simulate(d.nfaSim(), hay)
+}
+
+// nextLine finds the first matching line of data at or after pos (a line
+// start) in line mode. It returns the line's bounds (end excludes '\n').
+func (d *dfaCache) nextLine(data []byte, pos int) (int, int, bool) {
+	for pos < len(data) {
+		if d.badClr >= 3 {
+			return d.nextLineNFA(data, pos)
+		}
+		ev, at, s := d.scan(data, pos, len(data), d.start)
+		switch ev {
+		case evMatch:
+			ls, le := lineBounds(data, pos, at)
+			return ls, le, true
+		case evQuit:
+			ls, le := lineBounds(data, pos, at)
+			if d.sh.n.simulate(d.nfaSim(), data[ls:le]) {
+				return ls, le, true
+			}
+			pos = le + 1
+		case evGaveUp:
+			ls, _ := lineBounds(data, pos, at)
+			return d.nextLineNFA(data, ls)
+		default:
+			if data[len(data)-1] != '\n' && d.eoi(s) {
+				ls, le := lineBounds(data, pos, len(data))
+				return ls, le, true
+			}
+			return 0, 0, false
+		}
+	}
+	return 0, 0, false
+}
+
+func (d *dfaCache) nextLineNFA(data []byte, pos int) (int, int, bool) {
+	sim := d.nfaSim()
+	for pos < len(data) {
+		le := bytes.IndexByte(data[pos:], '\n')
+		if le < 0 {
+			le = len(data)
+		} else {
+			le += pos
+		}
+		if d.sh.n.simulate(sim, data[pos:le]) {
+			return pos, le, true
+		}
+		pos = le + 1
+	}
+	return 0, 0, false
+}
+
+// lineBounds returns the bounds of the line holding position at (a '\n' at
+// at ends that line), searching back no further than pos.
+func lineBounds(data []byte, pos, at int) (int, int) {
+	ls := pos
+	if i := bytes.LastIndexByte(data[pos:at], '\n'); i >= 0 {
+		ls = pos + i + 1
+	}
+	le := len(data)
+	if at < len(data) {
+		if i := bytes.IndexByte(data[at:], '\n'); i >= 0 {
+			le = at + i
+		}
+	}
+	return ls, le
+}

@@ -1,0 +1,424 @@
+package search
+
+import (
+	"encoding/binary"
+	"unicode/utf8"
+)
+
+// The pattern runs on a byte-oriented Thompson NFA, as in Rust's regex:
+// Unicode classes become UTF-8 automata, so invalid UTF-8 is never matched
+// by a Unicode class, raw bytes from (?-u) classes are, and the same NFA
+// drives both the lazy DFA (dfa.go) and the fallback simulation below.
+
+type nsKind uint8
+
+const (
+	nsSparse nsKind = iota // byte transitions (none: fail)
+	nsUnion                // epsilon to every alt
+	nsLook                 // epsilon to next when the assertion holds
+	nsMatch
+)
+
+type nfaTrans struct {
+	lo, hi byte
+	next   int32
+}
+
+type nfaState struct {
+	kind  nsKind
+	look  lookKind
+	next  int32
+	trans []nfaTrans
+	alts  []int32
+}
+
+type nfa struct {
+	states []nfaState
+	start  int32
+	match  int32
+	looks  [numLooks]bool
+	// hasUnicodeWord: some word assertion needs Unicode word characters,
+	// which the lazy DFA only evaluates on ASCII input.
+	hasUnicodeWord bool
+	hasLook        bool
+}
+
+type nfaCompiler struct {
+	n    *nfa
+	memo map[string]int32
+	key  []byte
+	// budget guards memory for patterns that slipped past the size
+	// estimate; exceeding it is reported as the size limit error.
+	budget int
+}
+
+var errTooBig = sizeLimitError{}
+
+func compileNFA(h *hir) (*nfa, error) {
+	c := &nfaCompiler{n: &nfa{}, memo: map[string]int32{}, budget: 4 << 20}
+	c.n.match = c.add(nfaState{kind: nsMatch})
+	start, err := c.compile(h, c.n.match)
+	if err != nil {
+		return nil, err
+	}
+	c.n.start = start
+	for _, s := range c.n.states {
+		if s.kind == nsLook {
+			c.n.looks[s.look] = true
+			c.n.hasLook = true
+			if s.look.isUnicodeWord() {
+				c.n.hasUnicodeWord = true
+			}
+		}
+	}
+	return c.n, nil
+}
+
+func (c *nfaCompiler) add(s nfaState) int32 {
+	c.n.states = append(c.n.states, s)
+	return int32(len(c.n.states) - 1)
+}
+
+func (c *nfaCompiler) compile(h *hir, next int32) (int32, error) {
+	if len(c.n.states) > c.budget {
+		return 0, errTooBig
+	}
+	switch h.kind {
+	case hirEmpty:
+		return next, nil
+	case hirLiteral:
+		for i := len(h.lit) - 1; i >= 0; i-- {
+			next = c.sparse([]nfaTrans{{h.lit[i], h.lit[i], next}})
+		}
+		return next, nil
+	case hirBytes:
+		tr := make([]nfaTrans, len(h.bcls))
+		for i, r := range h.bcls {
+			tr[i] = nfaTrans{r.lo, r.hi, next}
+		}
+		return c.sparse(tr), nil
+	case hirClass:
+		return c.utf8Class(h.cls, next), nil
+	case hirLook:
+		return c.add(nfaState{kind: nsLook, look: h.look, next: next}), nil
+	case hirConcat:
+		for i := len(h.subs) - 1; i >= 0; i-- {
+			var err error
+			if next, err = c.compile(h.subs[i], next); err != nil {
+				return 0, err
+			}
+		}
+		return next, nil
+	case hirAlt:
+		alts := make([]int32, len(h.subs))
+		for i, s := range h.subs {
+			var err error
+			if alts[i], err = c.compile(s, next); err != nil {
+				return 0, err
+			}
+		}
+		return c.add(nfaState{kind: nsUnion, alts: alts}), nil
+	case hirRepeat:
+		return c.repeat(h, next)
+	}
+	panic("search: unknown hir kind")
+}
+
+func (c *nfaCompiler) repeat(h *hir, next int32) (int32, error) {
+	sub := h.subs[0]
+	t := next
+	copies := h.min
+	if h.max == repeatInf {
+		u := c.add(nfaState{kind: nsUnion})
+		body, err := c.compile(sub, u)
+		if err != nil {
+			return 0, err
+		}
+		c.n.states[u].alts = []int32{body, next}
+		if h.min == 0 {
+			return u, nil
+		}
+		t = body
+		copies = h.min - 1
+	} else {
+		for i := h.min; i < h.max; i++ {
+			body, err := c.compile(sub, t)
+			if err != nil {
+				return 0, err
+			}
+			t = c.add(nfaState{kind: nsUnion, alts: []int32{body, next}})
+			if len(c.n.states) > c.budget {
+				return 0, errTooBig
+			}
+		}
+	}
+	for i := uint32(0); i < copies; i++ {
+		var err error
+		if t, err = c.compile(sub, t); err != nil {
+			return 0, err
+		}
+	}
+	return t, nil
+}
+
+// sparse returns a state with the given transitions, sharing an existing
+// identical state (suffix sharing keeps UTF-8 automata small).
+func (c *nfaCompiler) sparse(tr []nfaTrans) int32 {
+	c.key = c.key[:0]
+	for _, t := range tr {
+		c.key = append(c.key, t.lo, t.hi)
+		c.key = binary.LittleEndian.AppendUint32(c.key, uint32(t.next))
+	}
+	if id, ok := c.memo[string(c.key)]; ok {
+		return id
+	}
+	id := c.add(nfaState{kind: nsSparse, trans: tr})
+	c.memo[string(c.key)] = id
+	return id
+}
+
+type utf8Node struct {
+	kids []utf8Kid
+}
+
+type utf8Kid struct {
+	lo, hi byte
+	node   *utf8Node // nil: last byte of a sequence
+}
+
+func (c *nfaCompiler) utf8Class(cls runeClass, next int32) int32 {
+	root := &utf8Node{}
+	utf8Sequences(cls, func(seq []byteRange) {
+		n := root
+		for j, br := range seq {
+			last := j == len(seq)-1
+			if k := len(n.kids); k > 0 && n.kids[k-1].lo == br.lo && n.kids[k-1].hi == br.hi && !last && n.kids[k-1].node != nil {
+				n = n.kids[k-1].node
+				continue
+			}
+			kid := utf8Kid{lo: br.lo, hi: br.hi}
+			if !last {
+				kid.node = &utf8Node{}
+			}
+			n.kids = append(n.kids, kid)
+			n = kid.node
+		}
+	})
+	return c.utf8Node(root, next)
+}
+
+func (c *nfaCompiler) utf8Node(n *utf8Node, next int32) int32 {
+	tr := make([]nfaTrans, len(n.kids))
+	for i, k := range n.kids {
+		t := next
+		if k.node != nil {
+			t = c.utf8Node(k.node, next)
+		}
+		tr[i] = nfaTrans{k.lo, k.hi, t}
+	}
+	return c.sparse(tr)
+}
+
+// utf8Sequences calls emit with the byte-range sequences that match exactly
+// the UTF-8 encodings of the scalar values of cls, in ascending order.
+func utf8Sequences(cls runeClass, emit func([]byteRange)) {
+	var stack []runeRange
+	var buf [4]byteRange
+	for i := len(cls) - 1; i >= 0; i-- {
+		stack = append(stack, cls[i])
+	}
+	for len(stack) > 0 {
+		r := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+	inner:
+		for {
+			s, e := r.lo, r.hi
+			// Surrogates are not scalar values.
+			if s <= 0xDFFF && e >= 0xD800 {
+				if s < 0xD800 {
+					if e > 0xDFFF {
+						stack = append(stack, runeRange{0xE000, e})
+					}
+					r = runeRange{s, 0xD7FF}
+					continue
+				}
+				if e > 0xDFFF {
+					r = runeRange{0xE000, e}
+					continue
+				}
+				break inner
+			}
+			for _, m := range [3]rune{0x7F, 0x7FF, 0xFFFF} {
+				if s <= m && e > m {
+					stack = append(stack, runeRange{m + 1, e})
+					r = runeRange{s, m}
+					continue inner
+				}
+			}
+			if e <= 0x7F {
+				buf[0] = byteRange{byte(s), byte(e)}
+				emit(buf[:1])
+				break inner
+			}
+			for i := uint(1); i < 4; i++ {
+				m := rune(1)<<(6*i) - 1
+				if s&^m != e&^m {
+					if s&m != 0 {
+						stack = append(stack, runeRange{(s | m) + 1, e})
+						r = runeRange{s, s | m}
+						continue inner
+					}
+					if e&m != m {
+						stack = append(stack, runeRange{e &^ m, e})
+						r = runeRange{s, (e &^ m) - 1}
+						continue inner
+					}
+				}
+			}
+			var sb, eb [4]byte
+			n := utf8.EncodeRune(sb[:], s)
+			utf8.EncodeRune(eb[:], e)
+			for i := 0; i < n; i++ {
+				buf[i] = byteRange{sb[i], eb[i]}
+			}
+			emit(buf[:n])
+			break inner
+		}
+	}
+}
+
+// ---- simulation ----
+
+// lookCtx answers assertions at a position of a haystack with the exact
+// Unicode semantics (invalid UTF-8 is never a word character).
+func lookHolds(k lookKind, hay []byte, at int) bool {
+	switch k {
+	case lookStart:
+		return at == 0
+	case lookEnd:
+		return at == len(hay)
+	case lookStartLF:
+		return at == 0 || hay[at-1] == '\n'
+	case lookEndLF:
+		return at == len(hay) || hay[at] == '\n'
+	case lookStartCRLF:
+		return at == 0 || hay[at-1] == '\n' || hay[at-1] == '\r' && (at >= len(hay) || hay[at] != '\n')
+	case lookEndCRLF:
+		return at == len(hay) || hay[at] == '\r' || hay[at] == '\n' && (at == 0 || hay[at-1] != '\r')
+	}
+	var before, after bool
+	if k.isUnicodeWord() {
+		if at > 0 {
+			r, size := utf8.DecodeLastRune(hay[:at])
+			before = !(r == utf8.RuneError && size <= 1) && isWordRune(r)
+		}
+		if at < len(hay) {
+			r, size := utf8.DecodeRune(hay[at:])
+			after = !(r == utf8.RuneError && size <= 1) && isWordRune(r)
+		}
+	} else {
+		before = at > 0 && isWordByte(hay[at-1])
+		after = at < len(hay) && isWordByte(hay[at])
+	}
+	switch k {
+	case lookWordASCII, lookWordUnicode:
+		return before != after
+	case lookWordASCIINegate, lookWordUnicodeNegate:
+		return before == after
+	case lookWordStartASCII, lookWordStartUnicode:
+		return !before && after
+	case lookWordEndASCII, lookWordEndUnicode:
+		return before && !after
+	case lookWordStartHalfASCII, lookWordStartHalfUnicode:
+		return !before
+	}
+	return !after
+}
+
+// sparseSet is a set of state ids with O(1) insert, test and clear.
+type sparseSet struct {
+	dense  []int32
+	sparse []int32
+}
+
+func newSparseSet(n int) sparseSet {
+	return sparseSet{dense: make([]int32, 0, n), sparse: make([]int32, n)}
+}
+
+func (s *sparseSet) has(id int32) bool {
+	i := s.sparse[id]
+	return int(i) < len(s.dense) && s.dense[i] == id
+}
+
+func (s *sparseSet) insert(id int32) bool {
+	if s.has(id) {
+		return false
+	}
+	s.sparse[id] = int32(len(s.dense))
+	s.dense = append(s.dense, id)
+	return true
+}
+
+func (s *sparseSet) clear() { s.dense = s.dense[:0] }
+
+// nfaSim holds the scratch space of one simulation.
+type nfaSim struct {
+	cur, next sparseSet
+	stack     []int32
+}
+
+func (n *nfa) newSim() *nfaSim {
+	return &nfaSim{cur: newSparseSet(len(n.states)), next: newSparseSet(len(n.states))}
+}
+
+// addClosure adds id and everything reachable from it without consuming
+// input at position at of hay to set.
+func (n *nfa) addClosure(sim *nfaSim, set *sparseSet, id int32, hay []byte, at int) {
+	sim.stack = append(sim.stack[:0], id)
+	for len(sim.stack) > 0 {
+		id := sim.stack[len(sim.stack)-1]
+		sim.stack = sim.stack[:len(sim.stack)-1]
+		if !set.insert(id) {
+			continue
+		}
+		st := &n.states[id]
+		switch st.kind {
+		case nsUnion:
+			for i := len(st.alts) - 1; i >= 0; i-- {
+				sim.stack = append(sim.stack, st.alts[i])
+			}
+		case nsLook:
+			if lookHolds(st.look, hay, at) {
+				sim.stack = append(sim.stack, st.next)
+			}
+		}
+	}
+}
+
+// simulate reports whether the pattern matches anywhere in hay.
+func (n *nfa) simulate(sim *nfaSim, hay []byte) bool {
+	sim.cur.clear()
+	for at := 0; ; at++ {
+		n.addClosure(sim, &sim.cur, n.start, hay, at)
+		if sim.cur.has(n.match) {
+			return true
+		}
+		if at >= len(hay) {
+			return false
+		}
+		b := hay[at]
+		sim.next.clear()
+		for _, id := range sim.cur.dense {
+			st := &n.states[id]
+			if st.kind != nsSparse {
+				continue
+			}
+			for _, t := range st.trans {
+				if t.lo <= b && b <= t.hi {
+					n.addClosure(sim, &sim.next, t.next, hay, at+1)
+				}
+			}
+		}
+		sim.cur, sim.next = sim.next, sim.cur
+	}
+}

@@ -1,0 +1,251 @@
+package search
+
+import (
+	"bytes"
+)
+
+// pollEvery is how many bytes of input are examined between two calls of
+// the cancel function (about a millisecond of work).
+const pollEvery = 1 << 20
+
+// lineIter yields the matching lines of a buffer in order.
+type lineIter struct {
+	m    *Matcher
+	st   *searchState
+	data []byte
+	mode searchMode
+
+	pos   int   // next position to examine
+	floor int   // start of the line holding pos
+	s     int32 // DFA state at pos when mid is set
+	mid   bool  // a DFA scan stopped in the middle of a line
+	nfa   bool  // the DFA gave up: lines are checked by the NFA
+
+	// Prefilter effectiveness.
+	candidates, pfStart int
+}
+
+// next returns the next matching line [ls, le) starting at or after it.pos,
+// examining input up to stop at least. found=false with done=false means
+// it stopped at stop without a result and can be called again.
+func (it *lineIter) next(stop int) (ls, le int, found, done bool) {
+	data := it.data
+	for {
+		if it.pos >= len(data) {
+			return 0, 0, false, true
+		}
+		switch it.mode {
+		case modeNever:
+			return 0, 0, false, true
+		case modeMatchAll:
+			ls, le := it.pos, lineEnd(data, it.pos)
+			it.advance(le)
+			return ls, le, true, false
+		case modePure, modePrefilter:
+			c := it.st.mf.find(data, it.pos, stop)
+			if c < 0 {
+				if stop >= len(data) {
+					return 0, 0, false, true
+				}
+				it.pos = stop
+				return 0, 0, false, false
+			}
+			ls, le := lineBounds(data, it.floor, c)
+			it.advance(le)
+			if it.mode == modePure {
+				return ls, le, true, false
+			}
+			it.candidates++
+			if it.m.passesChecks(data[ls:le]) && it.st.dfa.matchHaystack(data[ls:le]) {
+				return ls, le, true, false
+			}
+			// Candidates too dense to pay off: let the automaton scan.
+			if it.candidates >= 64 && (it.pos-it.pfStart)/it.candidates < 64 {
+				it.mode = modeDFA
+			}
+			if it.pos >= stop {
+				return 0, 0, false, false
+			}
+		default:
+			if it.nfa || it.m.forceNFA {
+				ls, le := it.pos, lineEnd(data, it.pos)
+				it.advance(le)
+				if it.m.n.simulate(it.st.dfa.nfaSim(), data[ls:le]) {
+					return ls, le, true, false
+				}
+				if it.pos >= stop {
+					return 0, 0, false, false
+				}
+				continue
+			}
+			d := it.st.dfa
+			s := d.start
+			if it.mid {
+				s = it.s
+			}
+			ev, at, s := d.scan(data, it.pos, min(stop, len(data)), s)
+			switch ev {
+			case evEnd:
+				if at < len(data) {
+					it.pos, it.s, it.mid = at, s, true
+					return 0, 0, false, false
+				}
+				it.mid = false
+				it.pos = len(data)
+				if data[len(data)-1] != '\n' && d.eoi(s) {
+					ls, le := lineBounds(data, it.floor, len(data))
+					return ls, le, true, false
+				}
+				return 0, 0, false, true
+			case evMatch:
+				ls, le := lineBounds(data, it.floor, at)
+				it.advance(le)
+				return ls, le, true, false
+			case evQuit:
+				ls, le := lineBounds(data, it.floor, at)
+				it.advance(le)
+				if it.m.n.simulate(d.nfaSim(), data[ls:le]) {
+					return ls, le, true, false
+				}
+			case evGaveUp:
+				ls, _ := lineBounds(data, it.floor, at)
+				it.pos, it.floor, it.mid, it.nfa = ls, ls, false, true
+			}
+		}
+	}
+}
+
+// advance moves past the line ending at le.
+func (it *lineIter) advance(le int) {
+	it.pos = le + 1
+	it.floor = it.pos
+	it.mid = false
+}
+
+func lineEnd(data []byte, pos int) int {
+	if i := bytes.IndexByte(data[pos:], '\n'); i >= 0 {
+		return pos + i
+	}
+	return len(data)
+}
+
+// Search collects the matching lines of data, one file's whole content, in
+// order. With limit >= 0 it stops at the first match found after
+// max(limit, 1) matches were collected; that match is counted but not
+// returned (the reference's per-file cap: a file stops at the first match
+// past its cap, which is still counted; a cap of 0 behaves as 1). With
+// withLines false only the count is computed: no line or context strings
+// are built and nothing is allocated. Matches are appended to dst[:0].
+//
+// cancel, when not nil, is called about every MiB of input; its error stops
+// the search and is returned with the matches found so far.
+func (m *Matcher) Search(data []byte, limit int, withLines bool, dst []Match, cancel func() error) (matches []Match, count int, err error) {
+	st := m.pool.Get().(*searchState)
+	defer m.pool.Put(st)
+	st.dfa.badClr = 0
+	if st.mf != nil {
+		st.mf.reset()
+	}
+	it := lineIter{m: m, st: st, data: data, mode: m.lineMode, nfa: m.forceNFA}
+
+	matches = dst[:0]
+	capN := limit
+	if capN == 0 {
+		capN = 1
+	}
+	collected := 0
+	before, after := 0, 0
+	if withLines {
+		before, after = max(m.opts.ContextBefore, 0), max(m.opts.ContextAfter, 0)
+	}
+	// Line numbers are counted incrementally.
+	lnPos, lnNum := 0, 1
+	lineNo := func(p int) int {
+		lnNum += bytes.Count(data[lnPos:p], []byte{'\n'})
+		lnPos = p
+		return lnNum
+	}
+	emitted := 0      // start of the first line not yet reported
+	pendingAfter := 0 // after-context lines still owed to the last match
+	emitAfter := func(upto int) {
+		for pendingAfter > 0 && emitted < upto && emitted < len(data) {
+			le := lineEnd(data, emitted)
+			line, _ := formatLine(data[emitted:le], m.maxCols, &st.scratch)
+			last := &matches[len(matches)-1]
+			last.ContextAfter = append(last.ContextAfter, ContextLine{LineNumber: lineNo(emitted), Line: line})
+			emitted = le + 1
+			pendingAfter--
+		}
+	}
+
+	nextPoll := pollEvery
+	stopAt := len(data)
+	for {
+		stop := min(len(data), nextPoll)
+		ls, le, found, done := it.next(stop)
+		if !found {
+			if done {
+				break
+			}
+			if cancel != nil {
+				if err := cancel(); err != nil {
+					return matches, count, err
+				}
+			}
+			nextPoll = it.pos + pollEvery
+			continue
+		}
+		count++
+		if limit >= 0 && collected >= capN {
+			stopAt = ls
+			break
+		}
+		collected++
+		if withLines {
+			emitAfter(ls)
+			var ctx []ContextLine
+			if before > 0 && ls > emitted {
+				// Walk back at most `before` lines, not into reported ones.
+				starts := [64]int{}
+				var ss []int
+				if before <= len(starts) {
+					ss = starts[:0]
+				}
+				p := ls
+				for k := 0; k < before && p > emitted; k++ {
+					q := emitted
+					if i := bytes.LastIndexByte(data[emitted:p-1], '\n'); i >= 0 {
+						q = emitted + i + 1
+					}
+					ss = append(ss, q)
+					p = q
+				}
+				ctx = make([]ContextLine, len(ss))
+				first := lineNo(ss[len(ss)-1])
+				for k := range ss {
+					q := ss[len(ss)-1-k]
+					line, _ := formatLine(data[q:lineEnd(data, q)], m.maxCols, &st.scratch)
+					ctx[k] = ContextLine{LineNumber: first + k, Line: line}
+				}
+			}
+			line, trunc := formatLine(data[ls:le], m.maxCols, &st.scratch)
+			matches = append(matches, Match{LineNumber: lineNo(ls), Line: line, Truncated: trunc, ContextBefore: ctx})
+			emitted = le + 1
+			pendingAfter = after
+		}
+		if it.pos >= nextPoll {
+			if cancel != nil {
+				if err := cancel(); err != nil {
+					return matches, count, err
+				}
+			}
+			nextPoll = it.pos + pollEvery
+		}
+	}
+	if withLines && len(matches) > 0 {
+		// After-context of the last match runs up to the match that
+		// stopped the search, if any, or the end of the data.
+		emitAfter(stopAt)
+	}
+	return matches, count, nil
+}

@@ -1,0 +1,68 @@
+package search
+
+// The reference rejects patterns whose compiled program would exceed 100
+// MiB ("compiled regex exceeds size limit of 104857600"). rustSize
+// estimates that program size from the hir with costs fitted to the
+// reference's answers: a byte costs 32, a one-byte class 64 plus 8 per
+// range, a multi-byte class in proportion to its UTF-8 automaton, and a
+// repetition x{n,m} n copies of x plus m-n optional copies.
+
+const rustSizeLimit = 100 << 20
+
+func rustSize(h *hir) float64 {
+	switch h.kind {
+	case hirLiteral:
+		return 32 * float64(len(h.lit))
+	case hirBytes:
+		return 64 + 8*float64(len(h.bcls))
+	case hirClass:
+		return classSize(h.cls)
+	case hirConcat:
+		s := 0.0
+		for _, sub := range h.subs {
+			s += rustSize(sub)
+		}
+		return s
+	case hirAlt:
+		s := 56 + 8*float64(len(h.subs))
+		for _, sub := range h.subs {
+			s += rustSize(sub)
+		}
+		return s
+	case hirRepeat:
+		c := rustSize(h.subs[0])
+		if c == 0 {
+			return 0
+		}
+		if h.max == repeatInf {
+			return float64(max(h.min, 1))*c + 72
+		}
+		return float64(h.min)*c + float64(h.max-h.min)*(c+40)
+	}
+	return 0
+}
+
+func classSize(c runeClass) float64 {
+	if len(c) == 0 {
+		return 64
+	}
+	if c[len(c)-1].hi < 0x80 {
+		return 64 + 8*float64(len(c))
+	}
+	states, trans := 0, 0
+	cc := &nfaCompiler{n: &nfa{}, memo: map[string]int32{}, budget: 1 << 30}
+	cc.utf8Class(c, cc.add(nfaState{kind: nsMatch}))
+	for _, s := range cc.n.states {
+		if s.kind == nsSparse {
+			states++
+			trans += len(s.trans)
+		}
+	}
+	return classStateCost*float64(states) + classTransCost*float64(trans)
+}
+
+// Fitted on \w, \pL, \d, \s and . of the reference.
+const (
+	classStateCost = 4
+	classTransCost = 39
+)
