@@ -43,8 +43,13 @@ build: $(LIB) $(NODE_ADDON)
 
 test: vet gotest ctest $(NODE_TESTS)
 
-bench: $(LIB) $(BENCH_EXTRA)
-	$(GO) test -run '^$$' -bench . -benchmem -count 1 ./core/...
+# Benchmarks: Go benchmarks (the walk against fastwalk alone, fresh and cached
+# glob/fuzzyFind, the grep engine), then fscache against the reference through
+# the same JS calls, alternated in one run. A long TTL keeps the cached
+# benchmarks on the cache.
+bench: build $(CONF_REF)
+	FS_SCAN_CACHE_TTL_MS=600000 $(GO) test -run '^$$' -bench . -benchmem -count 1 ./core/...
+	FSCACHE_NODE_ADDON=$(abspath $(NODE_ADDON)) $(NODE) bindings/node/bench/compare.mjs --ref $(CONF_REF)
 
 clean:
 	rm -rf build

@@ -114,7 +114,8 @@ func (d *decoder) uint(field string, maxVal float64) *int {
 func (d *decoder) cancel(flag func() bool) core.Cancel {
 	c := core.Cancel{Aborted: flag}
 	if n := d.uint("timeoutMs", math.MaxInt32); n != nil {
-		c.TimeoutMs = int64(*n)
+		ms := int64(*n)
+		c.TimeoutMs = &ms
 	}
 	return c
 }

@@ -156,9 +156,11 @@ func second[T any](_ T, err error) error { return err }
 
 func TestTimeout(t *testing.T) {
 	root := filepath.Join(goroot(t), "src")
-	_, err := Glob(GlobOptions{Pattern: "*", Path: root, Cancel: Cancel{TimeoutMs: 1}}, nil)
-	if e, ok := err.(*Error); !ok || e.Code != CodeTimeout || e.Message != "Aborted: Timeout" {
-		t.Errorf("got %v", err)
+	for _, ms := range []int64{0, 1} {
+		_, err := Glob(GlobOptions{Pattern: "*", Path: root, Cancel: Cancel{TimeoutMs: &ms}}, nil)
+		if e, ok := err.(*Error); !ok || e.Code != CodeTimeout || e.Message != "Aborted: Timeout" {
+			t.Errorf("timeoutMs %d: got %v", ms, err)
+		}
 	}
 }
 

@@ -74,16 +74,20 @@ func asError(err error) error {
 
 // Cancel holds the cancellation options every operation shares.
 type Cancel struct {
-	// TimeoutMs aborts the call with "Aborted: Timeout" after that many
-	// milliseconds; 0 means no timeout.
-	TimeoutMs int64
+	// TimeoutMs, when not nil, aborts the call with "Aborted: Timeout" after
+	// that many milliseconds; 0 has expired before the call starts, as in
+	// the reference.
+	TimeoutMs *int64
 	// Aborted, when not nil, is polled; once it returns true the call stops
 	// with "Aborted: Signal". It must be safe to call from any goroutine.
 	Aborted func() bool
 }
 
 func (c Cancel) token() *cancel.Token {
-	return cancel.New(time.Duration(c.TimeoutMs)*time.Millisecond, c.Aborted)
+	if c.TimeoutMs == nil {
+		return cancel.New(time.Time{}, c.Aborted)
+	}
+	return cancel.New(time.Now().Add(time.Duration(*c.TimeoutMs)*time.Millisecond), c.Aborted)
 }
 
 // pollEvery is how many entries a loop may handle between cancel checks.

@@ -1,6 +1,7 @@
 package core
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"slices"
@@ -121,6 +122,21 @@ func Grep(o GrepOptions, onMatch func(GrepMatch) error) (res GrepResult, err err
 	if err := tok.Err(); err != nil {
 		return res, asError(err)
 	}
+	// The path is checked before the pattern, as the reference does. A
+	// relative path is joined to the working directory as given (not
+	// cleaned): single-file results carry it.
+	abs := o.Path
+	if !filepath.IsAbs(abs) {
+		wd, err := os.Getwd()
+		if err != nil {
+			return res, errorf(CodePathNotFound, "Path not found: %s (%v)", o.Path, err)
+		}
+		abs = strings.TrimSuffix(wd, "/") + "/" + abs
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return res, errorf(CodePathNotFound, "Path not found: %s", abs)
+	}
 	before, after := 0, 0
 	if o.Mode == ModeContent {
 		// Either explicit side replaces context entirely, as in the
@@ -148,14 +164,6 @@ func Grep(o GrepOptions, onMatch func(GrepMatch) error) (res GrepResult, err err
 		if g.glob, err = pattern.Compile(pattern.Normalize(o.Glob, true)); err != nil {
 			return res, errorf(CodeInvalidGlob, "Invalid glob pattern: %v", err)
 		}
-	}
-	abs, err := filepath.Abs(o.Path)
-	if err != nil {
-		return res, errorf(CodePathNotFound, "Path not found: %s (%v)", o.Path, err)
-	}
-	st, err := os.Stat(abs)
-	if err != nil {
-		return res, errorf(CodePathNotFound, "Path not found: %s", abs)
 	}
 	if st.IsDir() {
 		err = g.searchDir(abs)
@@ -311,11 +319,12 @@ func (g *grepper) searchFile(abs, display string, buf []byte) []byte {
 		if g.m.HasMatch(data) {
 			r.count = 1
 		}
-	case search.IsBinary(data):
-		// Binary files are searched (counted) but yield no matches.
 	default:
+		data = textPart(data)
 		var err error
-		r.matches, r.count, err = g.m.Search(data, g.perFile, g.o.Mode == ModeContent, nil, g.tok.Check)
+		if len(data) > 0 {
+			r.matches, r.count, err = g.m.Search(data, g.perFile, g.o.Mode == ModeContent, nil, g.tok.Check)
+		}
 		if err != nil {
 			return buf
 		}
@@ -330,6 +339,24 @@ func (g *grepper) searchFile(abs, display string, buf []byte) []byte {
 	}
 	g.mu.Unlock()
 	return buf
+}
+
+// binaryPrefix is the size of the searcher's first buffer in the
+// reference: a NUL within it makes the whole file binary.
+const binaryPrefix = 64 << 10
+
+// textPart returns the part of data that the content and count modes
+// search, as the reference's searcher does: nothing when a NUL byte occurs
+// in the first 64 KiB, else the complete lines before the first NUL.
+func textPart(data []byte) []byte {
+	i := bytes.IndexByte(data, 0)
+	switch {
+	case i < 0:
+		return data
+	case i < binaryPrefix:
+		return nil
+	}
+	return data[:bytes.LastIndexByte(data[:i], '\n')+1]
 }
 
 // readAll reads f (of the given size) into buf with as few reads as

@@ -21,15 +21,11 @@ type Token struct {
 	flag     func() bool
 }
 
-// New returns a token that expires after timeout (no deadline when timeout
-// <= 0) and that is aborted as soon as flag returns true (flag may be nil; it
-// must be safe to call from any goroutine).
-func New(timeout time.Duration, flag func() bool) *Token {
-	t := &Token{flag: flag}
-	if timeout > 0 {
-		t.deadline = time.Now().Add(timeout)
-	}
-	return t
+// New returns a token that expires at deadline (never when it is the zero
+// time) and that is aborted as soon as flag returns true (flag may be nil;
+// it must be safe to call from any goroutine).
+func New(deadline time.Time, flag func() bool) *Token {
+	return &Token{deadline: deadline, flag: flag}
 }
 
 // Err returns ErrSignal if the flag is raised, ErrTimeout if the deadline

@@ -18,7 +18,7 @@ type Query struct {
 
 // NewQuery trims and lowercases q and computes its normalised form.
 func NewQuery(q string) Query {
-	raw := strings.ToLower(strings.TrimSpace(q))
+	raw := lower(strings.TrimSpace(q))
 	return Query{raw: raw, norm: normalize(raw), slash: strings.Contains(raw, "/")}
 }
 
@@ -33,10 +33,9 @@ func (q Query) Impossible() bool { return q.raw != "" && q.norm == "" }
 func normalize(s string) string {
 	var b strings.Builder
 	b.Grow(len(s))
-	for _, r := range s {
-		if !dropped(r) {
-			b.WriteRune(unicode.ToLower(r))
-		}
+	it := normRunes{s: s}
+	for r := it.next(); r >= 0; r = it.next() {
+		b.WriteRune(r)
 	}
 	return b.String()
 }
@@ -52,12 +51,17 @@ func dropped(r rune) bool {
 
 // normRunes iterates over the normalised form of s without building it.
 type normRunes struct {
-	s string
-	i int
+	s       string
+	i       int
+	pending rune // a second rune still to yield (from 'İ'), or 0
 }
 
 // next returns the next normalised rune, or -1 at the end.
 func (n *normRunes) next() rune {
+	if r := n.pending; r != 0 {
+		n.pending = 0
+		return r
+	}
 	for n.i < len(n.s) {
 		c := n.s[n.i]
 		if c < utf8.RuneSelf {
@@ -72,6 +76,10 @@ func (n *normRunes) next() rune {
 		}
 		r, size := utf8.DecodeRuneInString(n.s[n.i:])
 		n.i += size
+		if r == 'İ' {
+			n.pending = '\u0307'
+			return 'i'
+		}
 		if !dropped(r) {
 			return unicode.ToLower(r)
 		}
@@ -141,15 +149,72 @@ func (q Query) score(path string) int {
 	return 0
 }
 
-// lower lowercases s, skipping the work for ASCII strings already lower.
+// lower lowercases s as Rust's str::to_lowercase does, skipping the work
+// for ASCII strings already lower.
 func lower(s string) string {
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		if c >= utf8.RuneSelf || ('A' <= c && c <= 'Z') {
+		if c >= utf8.RuneSelf {
+			return rustLower(s)
+		}
+		if 'A' <= c && c <= 'Z' {
 			return strings.ToLower(s)
 		}
 	}
 	return s
+}
+
+// rustLower is Unicode full lowercasing with Rust's two differences from
+// strings.ToLower: 'İ' becomes "i\u0307", and a capital sigma at the end
+// of a word becomes the final form 'ς'.
+func rustLower(s string) string {
+	rs := []rune(s)
+	var b strings.Builder
+	b.Grow(len(s) + 2)
+	for i, r := range rs {
+		switch r {
+		case 'İ':
+			b.WriteString("i\u0307")
+		case 'Σ':
+			if finalSigma(rs, i) {
+				b.WriteRune('ς')
+			} else {
+				b.WriteRune('σ')
+			}
+		default:
+			b.WriteRune(unicode.ToLower(r))
+		}
+	}
+	return b.String()
+}
+
+// finalSigma applies Unicode's Final_Sigma condition to rs[i]: a cased
+// letter comes before it and none after it, skipping case-ignorable runes.
+func finalSigma(rs []rune, i int) bool {
+	j := i - 1
+	for j >= 0 && caseIgnorable(rs[j]) {
+		j--
+	}
+	if j < 0 || !cased(rs[j]) {
+		return false
+	}
+	k := i + 1
+	for k < len(rs) && caseIgnorable(rs[k]) {
+		k++
+	}
+	return k == len(rs) || !cased(rs[k])
+}
+
+func cased(r rune) bool { return unicode.IsUpper(r) || unicode.IsLower(r) || unicode.IsTitle(r) }
+
+func caseIgnorable(r rune) bool {
+	switch r {
+	case '\'', '.', ':', '^', '`', '\u00A8', '\u00AD', '\u00AF', '\u00B4', '\u00B7', '\u00B8',
+		'\u0387', '\u05F4', '\u2018', '\u2019', '\u2024', '\u2027', '\uFE13', '\uFE52', '\uFE55',
+		'\uFF07', '\uFF0E', '\uFF1A':
+		return true
+	}
+	return unicode.In(r, unicode.Mn, unicode.Me, unicode.Cf, unicode.Lm, unicode.Sk)
 }
 
 // subsequence matches the normalised query q in normalize(t) greedily, left

@@ -6,6 +6,7 @@ package pattern
 import (
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/bmatcuk/doublestar/v4"
 )
@@ -82,6 +83,15 @@ type Matcher struct {
 	// literal, when set, is the exact last component (base had no
 	// metacharacters).
 	literal string
+	// never is set for patterns no path can match (a trailing '/': entries
+	// never end with one).
+	never bool
+	// bytewise is set when '?' or a class occurs: globset matches those
+	// against single bytes, doublestar against characters, so non-ASCII
+	// paths are matched in their Latin-1 spelling, one rune per byte.
+	bytewise bool
+	// bytePattern and byteBase are pattern and base in that spelling.
+	bytePattern, byteBase string
 }
 
 // Compile validates a normalised pattern. The error text mirrors globset's:
@@ -91,8 +101,11 @@ func Compile(p string) (*Matcher, error) {
 		return nil, fmt.Errorf("error parsing glob '%s': %s", p, reason)
 	}
 	m := &Matcher{pattern: translate(p)}
-	if p == "**" || p == "**/" || p == "**/**" {
+	switch {
+	case p == "**" || p == "**/" || p == "**/**":
 		m.any = true
+	case strings.HasSuffix(p, "/"):
+		m.never = true
 	}
 	if rest, ok := strings.CutPrefix(m.pattern, "**/"); ok && !strings.ContainsAny(rest, "/{}") && !strings.Contains(rest, "**") {
 		m.base = rest
@@ -102,6 +115,10 @@ func Compile(p string) (*Matcher, error) {
 		case rest[0] == '*' && !strings.ContainsAny(rest[1:], `*?[]\`):
 			m.suffix = rest[1:]
 		}
+	}
+	if strings.ContainsAny(p, "?[") {
+		m.bytewise = true
+		m.bytePattern, m.byteBase = latin1(m.pattern), latin1(m.base)
 	}
 	if !doublestar.ValidatePattern(m.pattern) {
 		return nil, fmt.Errorf("error parsing glob '%s': invalid pattern", p)
@@ -224,6 +241,15 @@ func (m *Matcher) Match(rel string) bool {
 	if m.any {
 		return rel != ""
 	}
+	if m.never {
+		return false
+	}
+	if m.bytewise && !ascii(rel) {
+		if m.base != "" {
+			return doublestar.MatchUnvalidated(m.byteBase, latin1(rel[strings.LastIndexByte(rel, '/')+1:]))
+		}
+		return doublestar.MatchUnvalidated(m.bytePattern, latin1(rel))
+	}
 	if m.base != "" {
 		name := rel[strings.LastIndexByte(rel, '/')+1:]
 		switch {
@@ -235,6 +261,29 @@ func (m *Matcher) Match(rel string) bool {
 		return doublestar.MatchUnvalidated(m.base, name)
 	}
 	return doublestar.MatchUnvalidated(m.pattern, rel)
+}
+
+// ascii reports whether s is all ASCII.
+func ascii(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] >= utf8.RuneSelf {
+			return false
+		}
+	}
+	return true
+}
+
+// latin1 spells every byte of s as the rune of the same value, so that
+// rune-wise matching of the result is byte-wise matching of s.
+func latin1(s string) string {
+	if ascii(s) {
+		return s
+	}
+	b := make([]byte, 0, 2*len(s))
+	for i := 0; i < len(s); i++ {
+		b = utf8.AppendRune(b, rune(s[i]))
+	}
+	return string(b)
 }
 
 // String returns the pattern as compiled.

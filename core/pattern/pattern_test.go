@@ -225,3 +225,35 @@ func BenchmarkMatch(b *testing.B) {
 		m.Match(paths[i%len(paths)])
 	}
 }
+
+// TestBytewise pins globset's byte semantics of '?' and classes on non-ASCII
+// names, as the reference answers (recorded by the conformance suite).
+func TestBytewise(t *testing.T) {
+	for _, c := range []struct {
+		pattern, path string
+		want          bool
+	}{
+		{"?.txt", "ä.txt", false},
+		{"??.txt", "ä.txt", true},
+		{"[ä].txt", "ä.txt", false},
+		{"caf?.txt", "café.txt", false},
+		{"caf??.txt", "café.txt", true},
+		{"**/caf??.txt", "d/café.txt", true},
+		{"???.md", "日本語.md", false},
+		{"emoji?.txt", "emoji😀.txt", false},
+		{"emoji????.txt", "emoji😀.txt", true},
+		{"*.txt", "ä.txt", true},
+		{"d/?", "d/a", true},
+		{"src/**/", "src", false},
+		{"src/", "src", false},
+		{"**/", "src", true},
+	} {
+		m, err := Compile(c.pattern)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := m.Match(c.path); got != c.want {
+			t.Errorf("%q ~ %q = %v, want %v", c.pattern, c.path, got, c.want)
+		}
+	}
+}
