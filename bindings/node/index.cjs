@@ -1,0 +1,327 @@
+"use strict";
+/*
+ * fscache for Node and Bun: glob, fuzzyFind, grep and invalidateFsScanCache
+ * with the same names, options, results and errors as @oh-my-pi/pi-natives.
+ *
+ * This file is the one implementation; index.js re-exports it as ESM, so a
+ * process that both imports and requires the package shares one addon and
+ * one scan cache.
+ *
+ * What happens here, before the native addon is called:
+ *   - options are checked field by field (a TypeError names the field);
+ *   - only the known fields are serialised (signal, functions and unknown
+ *     keys never reach the JSON), numbers are converted the way Node-API's
+ *     u32 conversion does (ToUint32), as the reference does;
+ *   - an AbortSignal is wired to a native cancel token; an already-aborted
+ *     signal rejects at once with "Aborted: Signal".
+ */
+
+const fs = require("node:fs");
+const path = require("node:path");
+
+/* ---------------------------------------------------------------- loading */
+
+function loadAddon() {
+  const fromEnv = process.env.FSCACHE_NODE_ADDON;
+  const candidates = fromEnv
+    ? [path.resolve(fromEnv)]
+    : [path.join(__dirname, "fscache.node"), path.join(__dirname, "..", "..", "build", "fscache.node")];
+  const tried = [];
+  for (const file of candidates) {
+    if (!fs.existsSync(file)) {
+      tried.push(`${file}: not found`);
+      continue;
+    }
+    try {
+      return require(file);
+    } catch (err) {
+      tried.push(`${file}: ${err && err.message}`);
+    }
+  }
+  throw new Error(
+    "fscache: cannot load the native addon (fscache.node). Tried:\n  " +
+      tried.join("\n  ") +
+      "\nBuild it with `make addon` at the repository root, or point FSCACHE_NODE_ADDON at it.",
+  );
+}
+
+const native = loadAddon();
+
+// process.exit() while a call is still streaming matches: stop this
+// environment's calls so no thread-pool thread is left working for a
+// JS thread that is gone.
+if (typeof process.on === "function") process.on("exit", () => native.closeAll());
+
+/* ------------------------------------------------------------------ enums */
+
+/** Entry kinds reported by glob (and accepted by its fileType filter). */
+const FileType = Object.freeze({ File: 1, Dir: 2, Symlink: 3 });
+
+/** What grep reports per match. */
+const GrepOutputMode = Object.freeze({
+  Content: "content",
+  Count: "count",
+  FilesWithMatches: "filesWithMatches",
+});
+
+const FILE_TYPES = new Set([1, 2, 3]);
+const GREP_MODES = new Set(["content", "count", "filesWithMatches"]);
+
+/* ------------------------------------------------------------- validation */
+
+function describe(v) {
+  if (v === null) return "null";
+  if (Array.isArray(v)) return "an array";
+  const t = typeof v;
+  if (t === "string") return `string ${JSON.stringify(v.length > 40 ? v.slice(0, 40) + "..." : v)}`;
+  if (t === "number" || t === "boolean" || t === "bigint") return `${t} ${String(v)}`;
+  return t;
+}
+
+function typeError(message, code) {
+  const err = new TypeError(message);
+  err.code = code;
+  return err;
+}
+
+/* Field kinds: the "!" suffix marks a required field. */
+const CONVERT = {
+  string(v, where) {
+    if (typeof v !== "string") throw typeError(`${where} must be a string, got ${describe(v)}`, "StringExpected");
+    return v;
+  },
+  bool(v, where) {
+    if (typeof v !== "boolean") throw typeError(`${where} must be a boolean, got ${describe(v)}`, "BooleanExpected");
+    return v;
+  },
+  /* Node-API's u32 conversion (ToUint32): -1 -> 4294967295, 1.5 -> 1, NaN -> 0. */
+  u32(v, where) {
+    if (typeof v !== "number") throw typeError(`${where} must be a number, got ${describe(v)}`, "NumberExpected");
+    return v >>> 0;
+  },
+  fileType(v, where) {
+    if (typeof v !== "number") {
+      throw typeError(`${where} must be a FileType (1 file, 2 dir, 3 symlink), got ${describe(v)}`, "NumberExpected");
+    }
+    const n = v | 0;
+    if (!FILE_TYPES.has(n)) {
+      throw typeError(`${where} must be a FileType (1 file, 2 dir, 3 symlink), got ${describe(v)}`, "InvalidArg");
+    }
+    return n;
+  },
+  mode(v, where) {
+    if (typeof v !== "string" || !GREP_MODES.has(v)) {
+      throw typeError(
+        `${where} must be a GrepOutputMode ("content", "count" or "filesWithMatches"), got ${describe(v)}`,
+        typeof v === "string" ? "InvalidArg" : "StringExpected",
+      );
+    }
+    return v;
+  },
+};
+
+const SCHEMAS = {
+  GlobOptions: {
+    pattern: "string!",
+    path: "string!",
+    fileType: "fileType",
+    recursive: "bool",
+    hidden: "bool",
+    maxResults: "u32",
+    gitignore: "bool",
+    cache: "bool",
+    sortByMtime: "bool",
+    includeNodeModules: "bool",
+    timeoutMs: "u32",
+  },
+  FuzzyFindOptions: {
+    query: "string!",
+    path: "string!",
+    hidden: "bool",
+    gitignore: "bool",
+    cache: "bool",
+    maxResults: "u32",
+    timeoutMs: "u32",
+  },
+  GrepOptions: {
+    pattern: "string!",
+    path: "string!",
+    glob: "string",
+    type: "string",
+    ignoreCase: "bool",
+    multiline: "bool",
+    hidden: "bool",
+    gitignore: "bool",
+    cache: "bool",
+    maxCount: "u32",
+    offset: "u32",
+    contextBefore: "u32",
+    contextAfter: "u32",
+    context: "u32",
+    maxColumns: "u32",
+    mode: "mode",
+    timeoutMs: "u32",
+  },
+};
+
+function isAbortSignal(s) {
+  return (
+    s !== null &&
+    typeof s === "object" &&
+    typeof s.aborted === "boolean" &&
+    typeof s.addEventListener === "function" &&
+    typeof s.removeEventListener === "function"
+  );
+}
+
+/*
+ * Checks `options` against the named schema and returns the JSON for the
+ * library plus the AbortSignal, if any. Throws a TypeError on bad input.
+ * null/undefined optional fields count as absent.
+ */
+function shapeOptions(fnName, typeName, options) {
+  if (options === null || typeof options !== "object" || Array.isArray(options)) {
+    throw typeError(`${fnName}(options): options must be a ${typeName} object, got ${describe(options)}`, "ObjectExpected");
+  }
+  const schema = SCHEMAS[typeName];
+  const out = {};
+  for (const key of Object.keys(schema)) {
+    let kind = schema[key];
+    const required = kind.endsWith("!");
+    if (required) kind = kind.slice(0, -1);
+    const v = options[key];
+    if (v === undefined || v === null) {
+      if (required) throw typeError(`Missing field \`${key}\` on ${typeName}`, "InvalidArg");
+      continue;
+    }
+    out[key] = CONVERT[kind](v, `${typeName}.${key}`);
+  }
+  const signal = options.signal;
+  if (signal !== undefined && signal !== null && !isAbortSignal(signal)) {
+    throw typeError(`${typeName}.signal must be an AbortSignal, got ${describe(signal)}`, "InvalidArg");
+  }
+  return { json: JSON.stringify(out), signal: signal == null ? null : signal };
+}
+
+function checkOnMatch(fnName, onMatch) {
+  if (onMatch === undefined || onMatch === null) return null;
+  if (typeof onMatch !== "function") {
+    throw typeError(`${fnName}(options, onMatch): onMatch must be a function, got ${describe(onMatch)}`, "FunctionExpected");
+  }
+  return onMatch;
+}
+
+function abortedError() {
+  const err = new Error("Aborted: Signal");
+  err.code = "aborted";
+  return err;
+}
+
+/*
+ * AbortSignal wiring. A signal is often shared by many calls (one per agent
+ * turn, say), so each signal gets ONE listener from this module, whatever
+ * the number of calls in flight on it; the listener sets the cancel token of
+ * every such call. The listener is removed when the last of them settles,
+ * so a long-lived signal does not collect listeners (nor Node's
+ * MaxListenersExceededWarning).
+ */
+const watched = new WeakMap(); // AbortSignal -> { tokens: Set, onAbort }
+
+function watch(signal, token) {
+  let w = watched.get(signal);
+  if (w === undefined) {
+    const tokens = new Set();
+    const onAbort = () => {
+      for (const t of tokens) native.cancel(t);
+    };
+    signal.addEventListener("abort", onAbort);
+    w = { tokens, onAbort };
+    watched.set(signal, w);
+  }
+  w.tokens.add(token);
+}
+
+function unwatch(signal, token) {
+  const w = watched.get(signal);
+  if (w === undefined) return;
+  w.tokens.delete(token);
+  if (w.tokens.size === 0) {
+    signal.removeEventListener("abort", w.onAbort);
+    watched.delete(signal);
+  }
+}
+
+/*
+ * Starts one native call. `start(json, token)` calls the addon. With a
+ * signal, the call gets a cancel token that the signal's listener sets.
+ */
+function run(shaped, start) {
+  const { json, signal } = shaped;
+  if (signal === null) return start(json, null);
+  if (signal.aborted) return Promise.reject(abortedError());
+  const token = native.createCancelToken();
+  watch(signal, token);
+  let promise;
+  try {
+    promise = start(json, token);
+  } catch (err) {
+    unwatch(signal, token);
+    throw err;
+  }
+  return promise.then(
+    (value) => {
+      unwatch(signal, token);
+      return value;
+    },
+    (err) => {
+      unwatch(signal, token);
+      throw err;
+    },
+  );
+}
+
+/* ------------------------------------------------------------------- API */
+
+function glob(options, onMatch) {
+  const shaped = shapeOptions("glob", "GlobOptions", options);
+  const cb = checkOnMatch("glob", onMatch);
+  return run(shaped, (json, token) => native.glob(json, cb, token));
+}
+
+function fuzzyFind(options) {
+  const shaped = shapeOptions("fuzzyFind", "FuzzyFindOptions", options);
+  return run(shaped, (json, token) => native.fuzzyFind(json, token));
+}
+
+function grep(options, onMatch) {
+  const shaped = shapeOptions("grep", "GrepOptions", options);
+  const cb = checkOnMatch("grep", onMatch);
+  return run(shaped, (json, token) => native.grep(json, cb, token));
+}
+
+function invalidateFsScanCache(path) {
+  if (path === undefined || path === null) {
+    native.invalidate();
+    return undefined;
+  }
+  if (typeof path !== "string") {
+    throw typeError(`invalidateFsScanCache(path): path must be a string, got ${describe(path)}`, "StringExpected");
+  }
+  native.invalidate(path);
+  return undefined;
+}
+
+/** The version of the loaded libfscache, e.g. "0.1.0". */
+function version() {
+  return native.version();
+}
+
+module.exports = {
+  FileType,
+  GrepOutputMode,
+  fuzzyFind,
+  glob,
+  grep,
+  invalidateFsScanCache,
+  version,
+};

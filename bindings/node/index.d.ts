@@ -1,0 +1,233 @@
+/*
+ * Types of fscache for Node and Bun. The declarations of glob, fuzzyFind,
+ * grep, invalidateFsScanCache, FileType, GrepOutputMode and their option and
+ * result interfaces have the same names, fields and types as those of
+ * @oh-my-pi/pi-natives 14.9.9, so code written against that package
+ * type-checks unchanged against this one.
+ *
+ * index.d.cts is an identical copy for `require` callers (checked by
+ * `make typecheck`).
+ */
+
+/** One line around a grep match. */
+export interface ContextLine {
+  /** Line number in the file, counting from 1. */
+  lineNumber: number
+  /** The line's text, without its line ending and trailing whitespace. */
+  line: string
+}
+
+/** Kind of a filesystem entry. */
+export declare enum FileType {
+  /** A regular file. */
+  File = 1,
+  /** A directory. */
+  Dir = 2,
+  /** A symbolic link (reported as such when it is not resolved). */
+  Symlink = 3
+}
+
+/**
+ * Fuzzy path search for autocomplete: scores every file and directory under
+ * `options.path` against `options.query`, best first.
+ */
+export declare function fuzzyFind(options: FuzzyFindOptions): Promise<FuzzyFindResult>
+
+/** One fuzzyFind hit. */
+export interface FuzzyFindMatch {
+  /** Path relative to the search root, `/`-separated; directories end in `/`. */
+  path: string
+  /** True for directories. */
+  isDirectory: boolean
+  /** How well the path matches; higher is better. */
+  score: number
+}
+
+/** Options of fuzzyFind. */
+export interface FuzzyFindOptions {
+  /** What to look for; matched case-insensitively against paths. */
+  query: string
+  /** Root directory of the search. */
+  path: string
+  /** Include entries whose name starts with a dot (default false). */
+  hidden?: boolean
+  /** Honour .gitignore/.ignore rules (default true). */
+  gitignore?: boolean
+  /** Use the shared filesystem scan cache (default false). */
+  cache?: boolean
+  /** Cap on the number of matches returned (default 100). */
+  maxResults?: number
+  /** An AbortSignal that cancels the search; it then rejects with "Aborted: Signal". */
+  signal?: unknown
+  /** Deadline in milliseconds; past it the search rejects with "Aborted: Timeout". */
+  timeoutMs?: number
+}
+
+/** Result of fuzzyFind. */
+export interface FuzzyFindResult {
+  /** The best matches, at most `maxResults` of them. */
+  matches: Array<FuzzyFindMatch>
+  /** How many entries matched in all; can be more than `matches.length`. */
+  totalMatches: number
+}
+
+/**
+ * Lists the filesystem entries under `options.path` whose relative path
+ * matches `options.pattern`. `onMatch`, when given, is called with
+ * `(null, match)` for each accepted match, in order, before the promise
+ * settles.
+ */
+export declare function glob(options: GlobOptions, onMatch?: ((error: Error | null, match: GlobMatch) => void) | undefined | null): Promise<GlobResult>
+
+/** One glob hit. */
+export interface GlobMatch {
+  /** Path relative to the search root, with `/` separators. */
+  path: string
+  /** Kind of the entry (a symlink that passed a File/Dir filter reports its target's kind). */
+  fileType: FileType
+  /**
+   * Last modification time in milliseconds since the Unix epoch, of the
+   * entry itself (a symlink's own time); present when sorting by mtime.
+   */
+  mtime?: number
+  /** Size in bytes, for regular files; present when sorting by mtime. */
+  size?: number
+}
+
+/** Options of glob. */
+export interface GlobOptions {
+  /** Glob pattern, e.g. "*.ts" or "src/**\/*.go". */
+  pattern: string
+  /** Root directory of the search. */
+  path: string
+  /**
+   * Keep only entries of this kind. For File and Dir, a symlink counts when
+   * its target is of that kind.
+   */
+  fileType?: FileType
+  /** Make a pattern without `/` match at any depth (`*.ts` acts as `**\/*.ts`); default true. */
+  recursive?: boolean
+  /** Include entries whose name starts with a dot (default false). */
+  hidden?: boolean
+  /** Cap on the number of matches returned. */
+  maxResults?: number
+  /** Honour .gitignore/.ignore rules (default true). */
+  gitignore?: boolean
+  /** Use the shared filesystem scan cache (default false). */
+  cache?: boolean
+  /** Order by modification time, newest first, before `maxResults` applies. */
+  sortByMtime?: boolean
+  /** Search inside `node_modules` even when the pattern does not name it. */
+  includeNodeModules?: boolean
+  /** An AbortSignal that cancels the search; it then rejects with "Aborted: Signal". */
+  signal?: unknown
+  /** Deadline in milliseconds; past it the search rejects with "Aborted: Timeout". */
+  timeoutMs?: number
+}
+
+/** Result of glob. */
+export interface GlobResult {
+  /** The matching entries. */
+  matches: Array<GlobMatch>
+  /** The number of entries in `matches`. */
+  totalMatches: number
+}
+
+/**
+ * Regex search of file contents under `options.path` (a directory or one
+ * file). `onMatch`, when given, is called with `(null, match)` for each
+ * reported match, in order, before the promise settles.
+ */
+export declare function grep(options: GrepOptions, onMatch?: ((error: Error | null, match: GrepMatch) => void) | undefined | null): Promise<GrepResult>
+
+/** One grep hit (a matching line, or a per-file entry in count/filesWithMatches mode). */
+export interface GrepMatch {
+  /** The file: relative to the root for directory searches. */
+  path: string
+  /** Line number counting from 1; 0 for per-file entries. */
+  lineNumber: number
+  /** The matching line; empty for per-file entries. */
+  line: string
+  /** Lines just before the match (content mode with context). */
+  contextBefore?: Array<ContextLine>
+  /** Lines just after the match (content mode with context). */
+  contextAfter?: Array<ContextLine>
+  /** True when `line` was cut to `maxColumns`. */
+  truncated?: boolean
+  /** Number of matching lines in the file (count mode). */
+  matchCount?: number
+}
+
+/** Options of grep. */
+export interface GrepOptions {
+  /** Regular expression (Rust regex syntax). */
+  pattern: string
+  /** Directory or single file to search. */
+  path: string
+  /** Only search files whose relative path matches this glob, e.g. "*.ts". */
+  glob?: string
+  /** Only search files of this type, e.g. "js", "py", "rust". */
+  type?: string
+  /** Match without regard to case. */
+  ignoreCase?: boolean
+  /** Let `^` and `$` match at line boundaries. */
+  multiline?: boolean
+  /** Include entries whose name starts with a dot (default true). */
+  hidden?: boolean
+  /** Honour .gitignore/.ignore rules (default true). */
+  gitignore?: boolean
+  /** Use the shared filesystem scan cache (default false). */
+  cache?: boolean
+  /** Cap on the number of matches reported. */
+  maxCount?: number
+  /** Skip this many matches before reporting. */
+  offset?: number
+  /** Lines of context to report before each match. */
+  contextBefore?: number
+  /** Lines of context to report after each match. */
+  contextAfter?: number
+  /** Lines of context on both sides (used when the two above are absent). */
+  context?: number
+  /** Cut reported lines longer than this. */
+  maxColumns?: number
+  /** What to report: lines, per-file counts, or matching files. */
+  mode?: GrepOutputMode
+  /** An AbortSignal that cancels the search; it then rejects with "Aborted: Signal". */
+  signal?: unknown
+  /** Deadline in milliseconds; past it the search rejects with "Aborted: Timeout". */
+  timeoutMs?: number
+}
+
+/** What grep reports. */
+export declare enum GrepOutputMode {
+  /** Each matching line, with optional context. */
+  Content = 'content',
+  /** One entry per file with its number of matching lines. */
+  Count = 'count',
+  /** One entry per file that has a match. */
+  FilesWithMatches = 'filesWithMatches'
+}
+
+/** Result of grep. */
+export interface GrepResult {
+  /** Matches or per-file entries, depending on the mode. */
+  matches: Array<GrepMatch>
+  /** Matching lines in all files, or matching files in filesWithMatches mode. */
+  totalMatches: number
+  /** Number of files with at least one match. */
+  filesWithMatches: number
+  /** Number of files read. */
+  filesSearched: number
+  /** True when `maxCount`/`offset` cut the output short. */
+  limitReached?: boolean
+}
+
+/**
+ * Drops cached scans: those whose root contains `path` (relative paths are
+ * resolved against the working directory; the path need not exist), or all
+ * of them when `path` is omitted. Synchronous.
+ */
+export declare function invalidateFsScanCache(path?: string | undefined | null): void
+
+/** Version of the loaded libfscache, e.g. "0.1.0". (fscache only; not in pi-natives.) */
+export declare function version(): string

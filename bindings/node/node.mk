@@ -1,0 +1,74 @@
+# bindings/node/node.mk - the Node/Bun package: addon, tests, type check, demo.
+#
+# Included by the top Makefile, which defines LIB (build/libfscache.so) and
+# its rule. Everything here runs from the repository root and installs
+# nothing globally: node, npm and a C compiler are all it needs; bun and tsc
+# come from bindings/node/node_modules (npm ci).
+#
+#   make node-deps   npm ci in bindings/node (only when needed)
+#   make addon       build/fscache.node
+#   make test-node   node:test suite under Node
+#   make test-bun    the same suite under Bun
+#   make test-ffi    bun:test suite calling libfscache through bun:ffi
+#   make typecheck   tsc --noEmit over a caller written like the coding agent
+#   make demo [DIR=/some/path]
+
+NODE_DIR    := bindings/node
+NODE_ADDON  := $(dir $(LIB))fscache.node
+NODE_STAMP  := $(NODE_DIR)/node_modules/.fscache-deps
+NODE_BIN    := $(NODE_DIR)/node_modules/.bin
+NODE        ?= node
+NPM         ?= npm
+BUN          = $(abspath $(NODE_BIN))/bun
+NAPI_INC    := $(NODE_DIR)/node_modules/node-api-headers/include
+ADDON_CFLAGS  ?= -O2 -g -std=c11 -Wall -Wextra -Werror=implicit-function-declaration
+ADDON_LDFLAGS ?=
+DIR         ?= $(CURDIR)
+
+NODE_TESTS := test-node test-bun test-ffi typecheck
+BUILD_EXTRA += addon
+
+.PHONY: node-deps addon test-node test-bun test-ffi typecheck demo node-clean
+
+# npm ci only when node_modules is missing or the lock file changed.
+$(NODE_STAMP): $(NODE_DIR)/package-lock.json $(NODE_DIR)/package.json
+	cd $(NODE_DIR) && $(NPM) ci --no-audit --no-fund
+	@touch $@
+
+node-deps: $(NODE_STAMP)
+
+# The addon sits next to the library (build/fscache.node). Node-API symbols
+# stay undefined (the default for -shared; no libnode is linked): the host
+# process, node or bun, provides them when it loads the addon. The $ORIGIN
+# rpath lets build/fscache.node find build/libfscache.so next to it.
+$(NODE_ADDON): $(NODE_DIR)/fscache_node.c include/fscache.h $(LIB) $(NODE_STAMP)
+	@mkdir -p $(dir $@)
+	$(CC) $(ADDON_CFLAGS) -D_GNU_SOURCE -fPIC -shared -fvisibility=hidden \
+	  -I$(NAPI_INC) -Iinclude -o $@ $(NODE_DIR)/fscache_node.c \
+	  -L$(dir $(LIB)) -lfscache -Wl,-rpath,'$$ORIGIN' -Wl,-z,nodelete \
+	  -lpthread $(ADDON_LDFLAGS)
+
+addon: $(NODE_ADDON)
+
+# The suites load exactly the addon and library built here.
+NODE_TEST_ENV = FSCACHE_NODE_ADDON=$(abspath $(NODE_ADDON)) FSCACHE_LIB=$(abspath $(LIB))
+
+test-node: $(NODE_ADDON)
+	cd $(NODE_DIR) && $(NODE_TEST_ENV) $(NODE) --expose-gc --test --test-reporter=spec test/package.test.mjs
+
+test-bun: $(NODE_ADDON)
+	cd $(NODE_DIR) && $(NODE_TEST_ENV) $(BUN) test ./test/package.test.mjs
+
+test-ffi: $(LIB) $(NODE_STAMP)
+	cd $(NODE_DIR) && $(NODE_TEST_ENV) $(BUN) test ./test/ffi.bun.test.ts
+
+typecheck: $(NODE_STAMP)
+	cmp -s $(NODE_DIR)/index.d.ts $(NODE_DIR)/index.d.cts || \
+	  { echo "index.d.cts must be a copy of index.d.ts"; exit 1; }
+	cd $(NODE_DIR) && node_modules/.bin/tsc -p test/tsconfig.json
+
+demo: $(NODE_ADDON)
+	FSCACHE_NODE_ADDON=$(abspath $(NODE_ADDON)) $(NODE) $(NODE_DIR)/demo.mjs $(DIR)
+
+node-clean:
+	rm -f $(NODE_ADDON)

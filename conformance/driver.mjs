@@ -1,0 +1,310 @@
+#!/usr/bin/env node
+// Differential conformance driver: builds the fixtures once, runs every case through two
+// implementations (each side in its own process per env group), compares the complete results
+// and prints both sides of every difference. The last line is `conformance: N/M ...`.
+//
+//   node conformance/driver.mjs [--left SPEC] [--right SPEC] [--filter REGEX] [--id ID]... [--list]
+//                                [--keep] [--out DIR] [--jobs N] [--brief]
+//   SPEC = ref:/path/to/pi_natives.linux-x64-modern.node | ours:/path/to/bindings/node/index.js
+//
+// Defaults: left = the cached reference (conformance/.cache/...), right = our package.
+// Exit status: 0 when every difference is an allowed known difference, 1 otherwise, 2 on a
+// harness error.
+
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { spawn, execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+import { buildShared } from "./lib/fixtures.mjs";
+import { allCases } from "./lib/cases/index.mjs";
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+const ROOT = path.dirname(HERE);
+const REF_DEFAULT = path.join(HERE, ".cache", "pi-natives-14.9.9", "pi_natives.linux-x64-modern.node");
+const OURS_DEFAULT = path.join(ROOT, "bindings", "node", "index.js");
+
+function parseArgs(argv) {
+  const o = { left: `ref:${REF_DEFAULT}`, right: `ours:${OURS_DEFAULT}`, filter: null, list: false, keep: false, out: path.join(HERE, "out"), jobs: Math.max(1, Math.min(4, os.cpus().length)), maxPrint: 6000, maxFull: 60, compat: path.join(ROOT, "docs", "compat.md") };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const next = () => argv[++i];
+    if (a === "--left") o.left = next();
+    else if (a === "--right") o.right = next();
+    else if (a === "--filter") o.filter = new RegExp(next());
+    else if (a === "--id") (o.ids ??= new Set()).add(next());
+    else if (a === "--list") o.list = true;
+    else if (a === "--keep") o.keep = true;
+    else if (a === "--brief") o.brief = true;
+    else if (a === "--out") o.out = path.resolve(next());
+    else if (a === "--jobs") o.jobs = Number(next());
+    else if (a === "--max-print") o.maxPrint = Number(next());
+    else if (a === "--max-full") o.maxFull = Number(next());
+    else if (a === "--compat") o.compat = path.resolve(next());
+    else throw new Error(`unknown argument ${a}`);
+  }
+  const abs = (spec) => {
+    const i = spec.indexOf(":");
+    if (i < 0) throw new Error(`implementation spec must be ref:FILE or ours:FILE, got ${spec}`);
+    return spec.slice(0, i + 1) + path.resolve(spec.slice(i + 1));
+  };
+  o.left = abs(o.left);
+  o.right = abs(o.right);
+  return o;
+}
+
+function goroot() {
+  try {
+    return execFileSync("go", ["env", "GOROOT"], { encoding: "utf8" }).trim();
+  } catch {
+    return process.env.GOROOT || "/usr/local/go";
+  }
+}
+
+const KNOWN_PREFIXES = ["Path not found:", "Search path must be a directory", "Invalid glob pattern:", "Regex error:", "Aborted: Timeout", "Aborted: Signal"];
+
+/** The comparable form of one step result: errors are reduced to their prefix. */
+function comparable(r) {
+  if (!r) return r;
+  const out = { ...r };
+  if (r.error) {
+    out.error = { prefix: r.error.prefix, isError: r.error.isError, sync: r.error.sync };
+    if (!KNOWN_PREFIXES.includes(r.error.prefix) && r.error.prefix.startsWith("HARNESS")) out.error.message = r.error.message;
+  }
+  return out;
+}
+
+function runSide(spec, casesFile, outFile, ctx, env, budgetMs) {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [path.join(HERE, "runner.mjs"), "--impl", spec, "--cases", casesFile, "--out", outFile, "--fixtures", ctx.fixtures, "--scratch", ctx.scratch, "--goroot", ctx.goroot], {
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    let stdout = "";
+    child.stdout.on("data", (d) => (stdout += d));
+    child.stderr.on("data", (d) => (stderr += d));
+    let killed = false;
+    const timer = setTimeout(() => {
+      killed = true;
+      child.kill("SIGKILL");
+    }, budgetMs);
+    child.on("exit", (code, signal) => {
+      clearTimeout(timer);
+      const results = new Map();
+      if (fs.existsSync(outFile))
+        for (const line of fs.readFileSync(outFile, "utf8").split("\n"))
+          if (line.trim()) {
+            const rec = JSON.parse(line);
+            results.set(rec.id, rec);
+          }
+      resolve({ code, signal, killed, stderr, stdout, results });
+    });
+  });
+}
+
+function truncate(s, n) {
+  return s.length <= n ? s : s.slice(0, n) + `\n... (${s.length - n} more characters; see the out/ directory)`;
+}
+
+/** A short human description of where two JSON values first differ. */
+function firstDifference(a, b, where = "") {
+  if (JSON.stringify(a) === JSON.stringify(b)) return null;
+  if (Array.isArray(a) && Array.isArray(b)) {
+    for (let i = 0; i < Math.max(a.length, b.length); i++) {
+      if (i >= a.length) return `${where}[${i}]: only right has ${JSON.stringify(b[i])} (lengths ${a.length} vs ${b.length})`;
+      if (i >= b.length) return `${where}[${i}]: only left has ${JSON.stringify(a[i])} (lengths ${a.length} vs ${b.length})`;
+      const d = firstDifference(a[i], b[i], `${where}[${i}]`);
+      if (d) return d;
+    }
+  }
+  if (a && b && typeof a === "object" && typeof b === "object" && !Array.isArray(a) && !Array.isArray(b)) {
+    const keys = [...new Set([...Object.keys(a), ...Object.keys(b)])].sort();
+    for (const k of keys) {
+      if (!(k in a)) return `${where}.${k}: only right has it (${JSON.stringify(b[k])})`;
+      if (!(k in b)) return `${where}.${k}: only left has it (${JSON.stringify(a[k])})`;
+      const d = firstDifference(a[k], b[k], `${where}.${k}`);
+      if (d) return d;
+    }
+  }
+  return `${where || "(top)"}: left ${truncate(JSON.stringify(a), 300)} vs right ${truncate(JSON.stringify(b), 300)}`;
+}
+
+function loadAllowlist(compatPath) {
+  const file = path.join(HERE, "known-differences.json");
+  const list = fs.existsSync(file) ? JSON.parse(fs.readFileSync(file, "utf8")) : [];
+  const doc = fs.existsSync(compatPath) ? fs.readFileSync(compatPath, "utf8") : "";
+  return list.map((e) => {
+    const key = e.id ?? e.pattern;
+    return { ...e, key, documented: Boolean(key) && doc.includes(key), re: e.pattern ? new RegExp(e.pattern) : null };
+  });
+}
+
+function allowedBy(allow, id) {
+  return allow.find((e) => (e.id ? e.id === id : e.re.test(id)));
+}
+
+async function pool(items, n, fn) {
+  const results = new Array(items.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(n, items.length) }, async () => {
+      while (next < items.length) {
+        const i = next++;
+        results[i] = await fn(items[i], i);
+      }
+    }),
+  );
+  return results;
+}
+
+async function main() {
+  const o = parseArgs(process.argv.slice(2));
+  const t0 = Date.now();
+  let cases = allCases();
+  const ids = new Set();
+  for (const c of cases) {
+    if (ids.has(c.id)) throw new Error(`duplicate case id ${c.id}`);
+    ids.add(c.id);
+  }
+  if (o.filter) cases = cases.filter((c) => o.filter.test(c.id));
+  if (o.ids) cases = cases.filter((c) => o.ids.has(c.id));
+  if (o.list) {
+    for (const c of cases) console.log(c.id);
+    const byArea = {};
+    for (const c of cases) byArea[c.id.split("/")[0]] = (byArea[c.id.split("/")[0]] ?? 0) + 1;
+    console.log(JSON.stringify(byArea));
+    console.log(`cases: ${cases.length}`);
+    return 0;
+  }
+  for (const spec of [o.left, o.right]) {
+    const file = spec.slice(spec.indexOf(":") + 1);
+    if (!fs.existsSync(file)) {
+      console.error(`conformance: implementation not found: ${spec}`);
+      console.log(`conformance: 0/${cases.length} (harness error: missing ${file})`);
+      return 2;
+    }
+  }
+
+  const base = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "fscache-conf-")));
+  const ctx = { fixtures: path.join(base, "fx"), goroot: goroot(), base };
+  const home = path.join(base, "home");
+  fs.mkdirSync(home, { recursive: true });
+  buildShared(ctx.fixtures);
+  fs.rmSync(o.out, { recursive: true, force: true });
+  fs.mkdirSync(o.out, { recursive: true });
+
+  // Group cases by environment (policy is read once per process) and isolation class.
+  const groups = new Map();
+  for (const c of cases) {
+    const key = JSON.stringify({ env: c.env ?? {}, proc: c.proc ?? "main" });
+    if (!groups.has(key)) groups.set(key, []);
+    groups.get(key).push(c);
+  }
+  const baseEnv = {};
+  for (const [k, v] of Object.entries(process.env)) if (!/^(FS_SCAN_|GIT_)/.test(k)) baseEnv[k] = v;
+  Object.assign(baseEnv, { HOME: home, XDG_CONFIG_HOME: home, TZ: "UTC", LC_ALL: "C.UTF-8" });
+
+  const sub = (v) => String(v).split("@@F@@").join(ctx.fixtures).split("@@G@@").join(ctx.goroot);
+  const tasks = [];
+  let gi = 0;
+  for (const [key, list] of groups) {
+    const g = gi++;
+    const { env } = JSON.parse(key);
+    const casesFile = path.join(base, `group-${g}.json`);
+    fs.writeFileSync(casesFile, JSON.stringify(list));
+    const genv = { ...baseEnv };
+    for (const [k, v] of Object.entries(env)) genv[k] = sub(v);
+    const budget = 60000 + list.reduce((s, c) => s + (c.budgetMs ?? 2000), 0);
+    for (const side of ["left", "right"]) tasks.push({ g, side, list, casesFile, genv, budget, key });
+  }
+  // Longest groups first so the pool stays busy.
+  tasks.sort((a, b) => b.budget - a.budget);
+  const sideRes = { left: new Map(), right: new Map() };
+  const harnessProblems = [];
+  await pool(tasks, o.jobs, async (t) => {
+    const scratch = path.join(base, `scratch-${t.side}-${t.g}`);
+    fs.mkdirSync(scratch, { recursive: true });
+    const spec = t.side === "left" ? o.left : o.right;
+    const r = await runSide(spec, t.casesFile, path.join(base, `out-${t.side}-${t.g}.jsonl`), { ...ctx, scratch }, t.genv, t.budget);
+    if (r.code !== 0 || r.killed)
+      harnessProblems.push(`${t.side} runner for group ${t.key} (${t.list.length} cases) ${r.killed ? "was killed after " + t.budget + " ms" : "exited with " + (r.code ?? r.signal)}; stderr:\n${truncate(r.stderr, 2000)}`);
+    for (const [id, rec] of r.results) sideRes[t.side].set(id, rec);
+  });
+
+  const allow = loadAllowlist(o.compat);
+  let agree = 0;
+  const allowed = [];
+  const failures = [];
+  const undocumented = [];
+  const dump = { left: {}, right: {} };
+  for (const c of cases) {
+    const L = sideRes.left.get(c.id);
+    const R = sideRes.right.get(c.id);
+    dump.left[c.id] = L?.results ?? null;
+    dump.right[c.id] = R?.results ?? null;
+    const la = L ? L.results.map(comparable) : { missing: "no result (runner crashed or was killed)" };
+    const ra = R ? R.results.map(comparable) : { missing: "no result (runner crashed or was killed)" };
+    if (JSON.stringify(la) === JSON.stringify(ra)) {
+      agree++;
+      continue;
+    }
+    const entry = allowedBy(allow, c.id);
+    const diff = { c, L, R, la, ra, where: firstDifference(la, ra) };
+    if (entry && entry.documented) allowed.push({ ...diff, entry });
+    else {
+      if (entry) undocumented.push(entry);
+      failures.push(diff);
+    }
+  }
+  fs.writeFileSync(path.join(o.out, "left.json"), JSON.stringify({ spec: o.left, results: dump.left }, null, 1));
+  fs.writeFileSync(path.join(o.out, "right.json"), JSON.stringify({ spec: o.right, results: dump.right }, null, 1));
+
+  // One block per failing case (both sides in full, capped at --max-print characters each).
+  const blocks = failures.map((f) =>
+    [
+      `\n=== DIFFERENCE ${f.c.id}`,
+      `case: ${JSON.stringify({ env: f.c.env, fresh: f.c.fresh, cwd: f.c.cwd, call: f.c.call, steps: f.c.steps })}`,
+      `first difference: ${f.where}`,
+      `--- left (${o.left}):\n${truncate(JSON.stringify(f.L?.results ?? f.la, null, 1), o.maxPrint)}`,
+      `--- right (${o.right}):\n${truncate(JSON.stringify(f.R?.results ?? f.ra, null, 1), o.maxPrint)}`,
+    ].join("\n"),
+  );
+  const briefLines = failures.map((f) => `DIFFERENCE ${f.c.id}: ${f.where}`);
+  const notes = [];
+  for (const a of allowed) notes.push(`allowed known difference: ${a.c.id} (${a.entry.reason}; see ${a.entry.doc ?? "docs/compat.md"})`);
+  for (const u of undocumented) notes.push(`NOTE: known-differences.json entry ${u.key} is not mentioned in ${o.compat}; not allowed`);
+  for (const h of harnessProblems) notes.push(`HARNESS: ${h}`);
+  fs.writeFileSync(path.join(o.out, "report.txt"), [...blocks, "", ...briefLines, ...notes].join("\n") + "\n");
+  // Console: full blocks for the first --max-full differences, one line for the rest.
+  const shown = o.brief ? 0 : Math.min(o.maxFull, blocks.length);
+  const consoleLines = [...blocks.slice(0, shown)];
+  if (shown < failures.length)
+    consoleLines.push(`\n${failures.length - shown} difference(s)${shown ? " more" : ""}, one line each (full details in ${path.join(o.out, "report.txt")}):`, ...briefLines.slice(shown));
+  consoleLines.push(...notes);
+  if (consoleLines.length) console.log(consoleLines.join("\n"));
+
+  const byArea = {};
+  for (const c of cases) {
+    const a = c.id.split("/")[0];
+    byArea[a] ??= { total: 0, failed: 0, allowed: 0 };
+    byArea[a].total++;
+  }
+  for (const f of failures) byArea[f.c.id.split("/")[0]].failed++;
+  for (const f of allowed) byArea[f.c.id.split("/")[0]].allowed++;
+  console.log(`\nper area (agree/total): ${Object.entries(byArea).map(([a, v]) => `${a} ${v.total - v.failed - v.allowed}/${v.total}${v.allowed ? ` (+${v.allowed} allowed)` : ""}`).join(", ")}`);
+  console.log(`left: ${o.left}\nright: ${o.right}\nresults: ${o.out}\ntime: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  if (!o.keep) fs.rmSync(base, { recursive: true, force: true });
+  else console.log(`kept temp dir: ${base}`);
+  console.log(`conformance: ${agree}/${cases.length} agree, ${allowed.length} allowed known difference(s), ${failures.length} failing`);
+  return failures.length || harnessProblems.length ? 1 : 0;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (e) => {
+    console.error(e?.stack ?? e);
+    console.log("conformance: 0/0 (harness error)");
+    process.exit(2);
+  },
+);
