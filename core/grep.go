@@ -320,13 +320,20 @@ func (g *grepper) searchFile(abs, display string, buf []byte) []byte {
 			r.count = 1
 		}
 	default:
-		data = textPart(data)
-		var err error
-		if len(data) > 0 {
-			r.matches, r.count, err = g.m.Search(data, g.perFile, g.o.Mode == ModeContent, nil, g.tok.Check)
+		nul := bytes.IndexByte(data, 0)
+		if nul >= 0 && nul < binaryPrefix {
+			break // binary: searched, no matches
 		}
+		var err error
+		r.matches, r.count, err = g.m.Search(data, g.perFile, g.o.Mode == ModeContent || nul >= 0, nil, g.tok.Check)
 		if err != nil {
 			return buf
+		}
+		if nul >= 0 {
+			r.matches, r.count = quitAtBinary(data, nul, r.matches, r.count)
+		}
+		if g.o.Mode != ModeContent {
+			r.matches = nil
 		}
 		if len(r.matches) > 0 && g.perFile >= 0 && len(r.matches) > g.perFile {
 			r.matches = r.matches[:g.perFile]
@@ -341,22 +348,39 @@ func (g *grepper) searchFile(abs, display string, buf []byte) []byte {
 	return buf
 }
 
-// binaryPrefix is the size of the searcher's first buffer in the
-// reference: a NUL within it makes the whole file binary.
+// binaryPrefix is the size of the reference searcher's first buffer: a NUL
+// byte within it makes the whole file binary (no content or count matches).
 const binaryPrefix = 64 << 10
 
-// textPart returns the part of data that the content and count modes
-// search, as the reference's searcher does: nothing when a NUL byte occurs
-// in the first 64 KiB, else the complete lines before the first NUL.
-func textPart(data []byte) []byte {
-	i := bytes.IndexByte(data, 0)
-	switch {
-	case i < 0:
-		return data
-	case i < binaryPrefix:
-		return nil
+// quitAtBinary applies the rest of the reference searcher's binary rule to
+// a file whose first NUL byte, at offset nul, lies past binaryPrefix: the
+// search quits at the first matching line that contains a NUL, which is
+// neither reported nor counted. Lines without a match are never examined,
+// so matches after a NUL on a non-matching line still count.
+func quitAtBinary(data []byte, nul int, matches []search.Match, count int) ([]search.Match, int) {
+	line, pos := 1, 0 // line number of data[pos]
+	for i, m := range matches {
+		for nul >= 0 {
+			line += bytes.Count(data[pos:nul], []byte{'\n'})
+			pos = nul
+			if line >= m.LineNumber {
+				break
+			}
+			next := bytes.IndexByte(data[nul+1:], 0)
+			if next < 0 {
+				nul = -1
+				break
+			}
+			nul += 1 + next
+		}
+		if nul < 0 {
+			break
+		}
+		if line == m.LineNumber {
+			return matches[:i], i
+		}
 	}
-	return data[:bytes.LastIndexByte(data[:i], '\n')+1]
+	return matches, count
 }
 
 // readAll reads f (of the given size) into buf with as few reads as

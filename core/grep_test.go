@@ -1,0 +1,63 @@
+package core
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// nulFile is 16-byte lines "text foo 000000\n" with a NUL inserted at off,
+// then ten "after foo" lines, as in the reference's measurements.
+func nulFile(off int) []byte {
+	var s []byte
+	for i := 0; len(s) < off+64; i++ {
+		s = fmt.Appendf(s, "text foo %06d\n", i)
+	}
+	out := append(append(append([]byte{}, s[:off]...), 0), s[off:]...)
+	return append(out, bytes.Repeat([]byte("after foo\n"), 10)...)
+}
+
+// TestBinaryRule pins the reference's counts (recorded from pi-natives
+// 14.9.9): a NUL in the first 64 KiB hides the file; past it, the search
+// quits at the first matching line holding a NUL.
+func TestBinaryRule(t *testing.T) {
+	root := t.TempDir()
+	for _, off := range []int{100, 65535, 65536, 65552, 100000, 131072, 200000} {
+		mustDo(t, os.WriteFile(filepath.Join(root, fmt.Sprintf("nul_at_%d.dat", off)), nulFile(off), 0o644))
+	}
+	count := func(pattern string) map[string]int {
+		r, err := Grep(GrepOptions{Pattern: pattern, Path: root, Mode: ModeCount}, nil)
+		mustDo(t, err)
+		if r.FilesSearched != 7 {
+			t.Errorf("filesSearched %d", r.FilesSearched)
+		}
+		got := map[string]int{}
+		for _, m := range r.Matches {
+			got[m.Path] = *m.MatchCount
+		}
+		return got
+	}
+	want := map[string]int{"nul_at_65536.dat": 4096, "nul_at_65552.dat": 4097, "nul_at_100000.dat": 6250,
+		"nul_at_131072.dat": 8192, "nul_at_200000.dat": 12500}
+	if got := count("foo"); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("foo: got %v, want %v", got, want)
+	}
+	for k := range want {
+		want[k] = 10
+	}
+	if got := count("after"); fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Errorf("after: got %v, want %v", got, want)
+	}
+	r, err := Grep(GrepOptions{Pattern: "foo", Path: filepath.Join(root, "nul_at_65552.dat"), MaxCount: Int(2)}, nil)
+	mustDo(t, err)
+	if len(r.Matches) != 2 || r.TotalMatches != 3 || !r.LimitReached {
+		t.Errorf("maxCount 2: %d matches, total %d, limit %v", len(r.Matches), r.TotalMatches, r.LimitReached)
+	}
+	r, err = Grep(GrepOptions{Pattern: "foo", Path: root, Mode: ModeFilesWithMatches}, nil)
+	mustDo(t, err)
+	if r.TotalMatches != 7 {
+		t.Errorf("filesWithMatches tests the raw bytes: %d", r.TotalMatches)
+	}
+}
