@@ -153,11 +153,18 @@ func Grep(o GrepOptions, onMatch func(GrepMatch) error) (res GrepResult, err err
 	if err != nil {
 		return res, &Error{Code: CodeInvalidRegex, Message: err.Error()}
 	}
+	single := !st.IsDir()
+	if single && o.MaxCount != nil && *o.MaxCount < 1 {
+		// On a single file the reference reads maxCount 0 as 1.
+		o.MaxCount = Int(1)
+	}
 	g := &grepper{o: o, m: m, types: newTypeFilter(o.Type), tok: tok, perFile: -1}
 	switch {
 	case o.Mode == ModeFilesWithMatches:
 		g.perFile = 1
-	case o.Mode == ModeContent && o.MaxCount != nil:
+	case o.MaxCount != nil && (o.Mode == ModeContent || single):
+		// A file stops after its cap plus one counted match; on a single
+		// file the count mode is capped too.
 		g.perFile = max(1, *o.MaxCount+deref(o.Offset))
 	}
 	if o.Glob != "" {
@@ -165,7 +172,7 @@ func Grep(o GrepOptions, onMatch func(GrepMatch) error) (res GrepResult, err err
 			return res, errorf(CodeInvalidGlob, "Invalid glob pattern: %v", err)
 		}
 	}
-	if st.IsDir() {
+	if !single {
 		err = g.searchDir(abs)
 	} else if st.Mode().IsRegular() && g.types.match(filepath.Base(abs)) {
 		g.searchFile(abs, abs, make([]byte, 0, 64<<10))

@@ -61,3 +61,40 @@ func TestBinaryRule(t *testing.T) {
 		t.Errorf("filesWithMatches tests the raw bytes: %d", r.TotalMatches)
 	}
 }
+
+// TestSingleFileCaps pins the reference's caps on a single file, which
+// differ from a directory's: maxCount 0 reads as 1, and count mode is
+// capped too.
+func TestSingleFileCaps(t *testing.T) {
+	root := t.TempDir()
+	file := filepath.Join(root, "a.txt")
+	mustDo(t, os.WriteFile(file, []byte("a1\na2\na3\n"), 0o644))
+	run := func(path string, o GrepOptions) string {
+		o.Pattern, o.Path = "a", path
+		r, err := Grep(o, nil)
+		mustDo(t, err)
+		s := fmt.Sprintf("total %d limit %v:", r.TotalMatches, r.LimitReached)
+		for _, m := range r.Matches {
+			s += " " + m.Line
+			if m.MatchCount != nil {
+				s += fmt.Sprint("#", *m.MatchCount)
+			}
+		}
+		return s
+	}
+	for _, c := range []struct {
+		path string
+		o    GrepOptions
+		want string
+	}{
+		{file, GrepOptions{MaxCount: Int(0)}, "total 2 limit true: a1"},
+		{file, GrepOptions{MaxCount: Int(0), Offset: Int(1)}, "total 3 limit true: a2"},
+		{file, GrepOptions{MaxCount: Int(1), Mode: ModeCount}, "total 2 limit true: #2"},
+		{root, GrepOptions{MaxCount: Int(1), Mode: ModeCount}, "total 3 limit true: #3"},
+		{root, GrepOptions{MaxCount: Int(0)}, "total 2 limit true:"},
+	} {
+		if got := run(c.path, c.o); got != c.want {
+			t.Errorf("%s %+v: got %q, want %q", filepath.Base(c.path), c.o, got, c.want)
+		}
+	}
+}

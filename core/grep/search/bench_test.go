@@ -72,7 +72,9 @@ func BenchmarkIgnoreCaseLiteral(b *testing.B) {
 
 func BenchmarkCountOnlyRegex(b *testing.B) { benchSearch(b, Options{Pattern: `\w+_\w+\(`}, false) }
 
-func BenchmarkRegexPureDFA(b *testing.B) { benchSearch(b, Options{Pattern: `[A-Z][a-z]+[0-9]{2}`}, true) }
+func BenchmarkRegexPureDFA(b *testing.B) {
+	benchSearch(b, Options{Pattern: `[A-Z][a-z]+[0-9]{2}`}, true)
+}
 
 func BenchmarkWordBoundary(b *testing.B) { benchSearch(b, Options{Pattern: `\berr\b`}, true) }
 

@@ -277,15 +277,3 @@ func (c byteClass) toRunes() runeClass {
 	}
 	return out
 }
-
-// toBytes converts a rune class whose members are all ASCII to bytes.
-func (c runeClass) toBytes() byteClass {
-	out := make(byteClass, 0, len(c))
-	for _, r := range c {
-		if r.lo > 0x7F {
-			break
-		}
-		out = append(out, byteRange{byte(r.lo), byte(min(r.hi, 0x7F))})
-	}
-	return out
-}

@@ -26,6 +26,7 @@ const (
 	dfaMatch   int32 = -2
 	dfaQuit    int32 = -3
 	dfaNoMatch int32 = -4 // end of input without a match
+	dfaDead    int32 = -5 // no match can follow in this haystack
 )
 
 const (
@@ -36,7 +37,7 @@ const (
 )
 
 // dfaMaxTrans bounds the transition table of one cache (entries).
-const dfaMaxTrans = 1 << 20
+const dfaMaxTrans = 1 << 19
 
 type dfaShared struct {
 	n          *nfa
@@ -47,6 +48,9 @@ type dfaShared struct {
 	repr       []int
 	quit       []bool
 	flagMask   uint8
+	// anchored: the pattern can only match at the start of a haystack, so
+	// the search does not restart at every position and can die.
+	anchored bool
 }
 
 func newDFAShared(n *nfa, lineMode bool) *dfaShared {
@@ -114,7 +118,39 @@ func newDFAShared(n *nfa, lineMode bool) *dfaShared {
 	sh.stride = sh.numClasses + 1
 	sh.repr = append(sh.repr, -1)
 	sh.quit = append(sh.quit, false)
+	sh.anchored = isAnchored(n, lineMode)
 	return sh
+}
+
+// isAnchored reports whether every way out of the NFA's start goes through
+// an assertion that only holds at the start of the haystack.
+func isAnchored(n *nfa, lineMode bool) bool {
+	seen := map[int32]bool{}
+	stack := []int32{n.start}
+	for len(stack) > 0 {
+		id := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if seen[id] {
+			continue
+		}
+		seen[id] = true
+		st := &n.states[id]
+		switch st.kind {
+		case nsUnion:
+			stack = append(stack, st.alts...)
+		case nsLook:
+			if st.look != lookStart && !(lineMode && (st.look == lookStartLF || st.look == lookStartCRLF)) {
+				return false
+			}
+		case nsSparse:
+			if len(st.trans) > 0 {
+				return false
+			}
+		default:
+			return false
+		}
+	}
+	return true
 }
 
 type dfaCache struct {
@@ -294,8 +330,14 @@ func (d *dfaCache) compute(s int32, c int) (int32, int32) {
 	case lineEnd:
 		t = d.start
 	default:
-		next = append(next, n.start)
+		if !sh.anchored {
+			next = append(next, n.start)
+		}
 		set := d.unionClosure(next)
+		if len(set) == 0 {
+			t = dfaDead
+			break
+		}
 		var nf uint8
 		if b == '\n' {
 			nf |= fPrevNL
@@ -319,6 +361,7 @@ const (
 	evMatch
 	evQuit
 	evGaveUp
+	evDead
 )
 
 // scan runs the DFA from state s over data[i:end] and stops at the first
@@ -384,6 +427,8 @@ func (d *dfaCache) scan(data []byte, i, end int, s int32) (scanEvent, int, int32
 			d.searched++
 		case t == dfaMatch:
 			return evMatch, i, s
+		case t == dfaDead:
+			return evDead, i, s
 		default:
 			return evQuit, i, s
 		}
@@ -413,63 +458,19 @@ func (d *dfaCache) matchHaystack(hay []byte) bool {
 	if d.badClr >= 3 {
 		return d.sh.n.simulate(d.nfaSim(), hay)
 	}
-	ev, _, s := d.scan(hay, 0, len(hay), d.start)
+	ev, at, s := d.scan(hay, 0, len(hay), d.start)
 	switch ev {
 	case evMatch:
 		return true
 	case evEnd:
 		return d.eoi(s)
+	case evDead:
+		return false
+	case evQuit:
+		// Go on with the NFA from where the DFA stopped.
+		return d.sh.n.simulateFrom(d.nfaSim(), hay, at, d.sets[int(s)/d.sh.stride])
 	}
 	return d.sh.n.simulate(d.nfaSim(), hay)
-}
-
-// nextLine finds the first matching line of data at or after pos (a line
-// start) in line mode. It returns the line's bounds (end excludes '\n').
-func (d *dfaCache) nextLine(data []byte, pos int) (int, int, bool) {
-	for pos < len(data) {
-		if d.badClr >= 3 {
-			return d.nextLineNFA(data, pos)
-		}
-		ev, at, s := d.scan(data, pos, len(data), d.start)
-		switch ev {
-		case evMatch:
-			ls, le := lineBounds(data, pos, at)
-			return ls, le, true
-		case evQuit:
-			ls, le := lineBounds(data, pos, at)
-			if d.sh.n.simulate(d.nfaSim(), data[ls:le]) {
-				return ls, le, true
-			}
-			pos = le + 1
-		case evGaveUp:
-			ls, _ := lineBounds(data, pos, at)
-			return d.nextLineNFA(data, ls)
-		default:
-			if data[len(data)-1] != '\n' && d.eoi(s) {
-				ls, le := lineBounds(data, pos, len(data))
-				return ls, le, true
-			}
-			return 0, 0, false
-		}
-	}
-	return 0, 0, false
-}
-
-func (d *dfaCache) nextLineNFA(data []byte, pos int) (int, int, bool) {
-	sim := d.nfaSim()
-	for pos < len(data) {
-		le := bytes.IndexByte(data[pos:], '\n')
-		if le < 0 {
-			le = len(data)
-		} else {
-			le += pos
-		}
-		if d.sh.n.simulate(sim, data[pos:le]) {
-			return pos, le, true
-		}
-		pos = le + 1
-	}
-	return 0, 0, false
 }
 
 // lineBounds returns the bounds of the line holding position at (a '\n' at

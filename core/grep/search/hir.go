@@ -36,20 +36,20 @@ const (
 type lookKind uint8
 
 const (
-	lookStart           lookKind = iota // \A, or ^ without (?m)
-	lookEnd                             // \z, or $ without (?m)
-	lookStartLF                         // (?m)^
-	lookEndLF                           // (?m)$
-	lookStartCRLF                       // (?mR)^
-	lookEndCRLF                         // (?mR)$
-	lookWordASCII                       // (?-u)\b
-	lookWordASCIINegate                 // (?-u)\B
-	lookWordUnicode                     // \b
-	lookWordUnicodeNegate               // \B
-	lookWordStartASCII                  // (?-u)\<
-	lookWordEndASCII                    // (?-u)\>
-	lookWordStartUnicode                // \<
-	lookWordEndUnicode                  // \>
+	lookStart             lookKind = iota // \A, or ^ without (?m)
+	lookEnd                               // \z, or $ without (?m)
+	lookStartLF                           // (?m)^
+	lookEndLF                             // (?m)$
+	lookStartCRLF                         // (?mR)^
+	lookEndCRLF                           // (?mR)$
+	lookWordASCII                         // (?-u)\b
+	lookWordASCIINegate                   // (?-u)\B
+	lookWordUnicode                       // \b
+	lookWordUnicodeNegate                 // \B
+	lookWordStartASCII                    // (?-u)\<
+	lookWordEndASCII                      // (?-u)\>
+	lookWordStartUnicode                  // \<
+	lookWordEndUnicode                    // \>
 	lookWordStartHalfASCII
 	lookWordEndHalfASCII
 	lookWordStartHalfUnicode
@@ -64,10 +64,6 @@ func (k lookKind) isUnicodeWord() bool {
 		return true
 	}
 	return false
-}
-
-func (k lookKind) isWord() bool {
-	return k >= lookWordASCII
 }
 
 func hLit(b []byte) *hir { return &hir{kind: hirLiteral, lit: b} }
@@ -91,9 +87,4 @@ func hBytes(c byteClass) *hir {
 		return hLit([]byte{c[0].lo})
 	}
 	return &hir{kind: hirBytes, bcls: c}
-}
-
-// isEmptyClass reports whether h can never match anything.
-func (h *hir) isEmptyClass() bool {
-	return h.kind == hirClass && len(h.cls) == 0 || h.kind == hirBytes && len(h.bcls) == 0
 }

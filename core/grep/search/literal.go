@@ -1,9 +1,6 @@
 package search
 
-import (
-	"strings"
-	"unicode/utf8"
-)
+import "strings"
 
 // Literal analysis of a hir, in the spirit of ripgrep's: what strings must
 // any match contain? The answer drives the prefilter: the whole buffer is
@@ -380,6 +377,3 @@ func withoutNewline(s []lit) []lit {
 	}
 	return out
 }
-
-// validLit reports whether a literal is worth searching for as text.
-func validLit(l lit) bool { return l.s != "" && (utf8.ValidString(l.s) || !l.fold) }

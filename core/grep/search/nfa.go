@@ -397,8 +397,17 @@ func (n *nfa) addClosure(sim *nfaSim, set *sparseSet, id int32, hay []byte, at i
 
 // simulate reports whether the pattern matches anywhere in hay.
 func (n *nfa) simulate(sim *nfaSim, hay []byte) bool {
+	return n.simulateFrom(sim, hay, 0, nil)
+}
+
+// simulateFrom continues a search at position at of hay with the threads
+// of set (the NFA states of the DFA state reached there).
+func (n *nfa) simulateFrom(sim *nfaSim, hay []byte, at int, set []int32) bool {
 	sim.cur.clear()
-	for at := 0; ; at++ {
+	for _, id := range set {
+		n.addClosure(sim, &sim.cur, id, hay, at)
+	}
+	for ; ; at++ {
 		n.addClosure(sim, &sim.cur, n.start, hay, at)
 		if sim.cur.has(n.match) {
 			return true

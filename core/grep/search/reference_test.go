@@ -39,18 +39,14 @@ type refMatch struct {
 	ContextAfter  []ContextLine `json:"contextAfter,omitempty"`
 }
 
-func loadRefCases(t *testing.T) []refCase {
-	path := "testdata/reference.json"
-	if p := os.Getenv("SEARCH_REFERENCE_CASES"); p != "" {
-		path = p // a larger, generated campaign
-	}
+func loadRefCases(t *testing.T, path string) []refCase {
 	raw, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("reading reference answers: %v", err)
+		t.Fatalf("reading reference answers %s: %v", path, err)
 	}
 	var cases []refCase
 	if err := json.Unmarshal(raw, &cases); err != nil {
-		t.Fatalf("decoding reference answers: %v", err)
+		t.Fatalf("decoding reference answers %s: %v", path, err)
 	}
 	return cases
 }
@@ -91,7 +87,7 @@ func runLikeReference(c refCase) (total int, out []refMatch, errMsg string) {
 		// The reference caps count mode too (maxCount+offset per file).
 		limit := -1
 		if o.MaxCount != nil {
-			limit = *o.MaxCount + o.Offset
+			limit = max(*o.MaxCount, 1) + o.Offset
 		}
 		_, n, _ := m.Search(data, limit, false, nil, nil)
 		if n > 0 {
@@ -104,7 +100,7 @@ func runLikeReference(c refCase) (total int, out []refMatch, errMsg string) {
 	}
 	limit := -1
 	if o.MaxCount != nil {
-		limit = *o.MaxCount + o.Offset
+		limit = max(*o.MaxCount, 1) + o.Offset
 	}
 	ms, n, _ := m.Search(data, limit, true, nil, nil)
 	if o.Offset < len(ms) {
@@ -122,9 +118,20 @@ func runLikeReference(c refCase) (total int, out []refMatch, errMsg string) {
 	return n, out, ""
 }
 
-// TestReferenceAnswers replays every recorded answer of the reference.
+// TestReferenceAnswers replays every recorded answer of the reference:
+// hand-written cases, then generated ones. SEARCH_REFERENCE_CASES names
+// another file to replay (a larger campaign).
 func TestReferenceAnswers(t *testing.T) {
-	cases := loadRefCases(t)
+	files := []string{"testdata/reference.json", "testdata/random.json"}
+	if p := os.Getenv("SEARCH_REFERENCE_CASES"); p != "" {
+		files = []string{p}
+	}
+	for _, f := range files {
+		t.Run(f, func(t *testing.T) { replay(t, loadRefCases(t, f)) })
+	}
+}
+
+func replay(t *testing.T, cases []refCase) {
 	t.Logf("%d recorded answers", len(cases))
 	for i, c := range cases {
 		total, got, errMsg := runLikeReference(c)

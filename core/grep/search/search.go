@@ -1,8 +1,6 @@
 package search
 
-import (
-	"bytes"
-)
+import "bytes"
 
 // pollEvery is how many bytes of input are examined between two calls of
 // the cancel function (about a millisecond of work).
@@ -102,10 +100,17 @@ func (it *lineIter) next(stop int) (ls, le int, found, done bool) {
 				it.advance(le)
 				return ls, le, true, false
 			case evQuit:
+				// The DFA state is the NFA's at `at`: resume there.
 				ls, le := lineBounds(data, it.floor, at)
 				it.advance(le)
-				if it.m.n.simulate(d.nfaSim(), data[ls:le]) {
+				if it.m.n.simulateFrom(d.nfaSim(), data[ls:le], at-ls, d.sets[int(s)/d.sh.stride]) {
 					return ls, le, true, false
+				}
+			case evDead:
+				// Nothing can match in the rest of this line.
+				it.advance(lineEnd(data, at))
+				if it.pos >= stop {
+					return 0, 0, false, false
 				}
 			case evGaveUp:
 				ls, _ := lineBounds(data, it.floor, at)
@@ -133,9 +138,11 @@ func lineEnd(data []byte, pos int) int {
 // order. With limit >= 0 it stops at the first match found after
 // max(limit, 1) matches were collected; that match is counted but not
 // returned (the reference's per-file cap: a file stops at the first match
-// past its cap, which is still counted; a cap of 0 behaves as 1). With
+// past its cap, which is still counted). The reference's single-file search
+// behaves as a cap of max(maxCount, 1) + offset, in count mode too. With
 // withLines false only the count is computed: no line or context strings
-// are built and nothing is allocated. Matches are appended to dst[:0].
+// are built and nothing is allocated per line. Matches are appended to
+// dst[:0].
 //
 // cancel, when not nil, is called about every MiB of input; its error stops
 // the search and is returned with the matches found so far.

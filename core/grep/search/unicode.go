@@ -82,15 +82,7 @@ var (
 	})
 	clsPerlDigit = lazy(func() runeClass { return tableClass(unicode.Nd) })
 	clsPerlSpace = lazy(func() runeClass { return tableClass(unicode.White_Space) })
-	clsAssigned  = lazy(func() runeClass {
-		var c runeClass
-		for _, t := range unicode.Categories {
-			if len(t.R16) > 0 || len(t.R32) > 0 {
-				c = c.union(tableClass(t))
-			}
-		}
-		return c
-	})
+	clsAssigned  = lazy(func() runeClass { return tableClass(unicode.Categories["Cn"]).negate() })
 	clsLowercase = lazy(func() runeClass { return tables(unicode.Ll, unicode.Other_Lowercase) })
 	clsUppercase = lazy(func() runeClass { return tables(unicode.Lu, unicode.Other_Uppercase) })
 	clsIDStart   = lazy(func() runeClass {
@@ -98,16 +90,66 @@ var (
 			difference(tables(unicode.Pattern_Syntax, unicode.Pattern_White_Space))
 	})
 	clsIDContinue = lazy(func() runeClass {
+		// U+200C, U+200D, U+30FB and U+FF65 joined Other_ID_Continue in
+		// Unicode 15.1, after Go's tables.
+		extra := runeClass{{0x200C, 0x200D}, {0x30FB, 0x30FB}, {0xFF65, 0xFF65}}
 		return clsIDStart.get().union(tables(unicode.Mn, unicode.Mc, unicode.Nd, unicode.Pc, unicode.Other_ID_Continue)).
-			difference(tables(unicode.Pattern_Syntax, unicode.Pattern_White_Space))
+			union(extra).difference(tables(unicode.Pattern_Syntax, unicode.Pattern_White_Space))
+	})
+	// XID_Start and XID_Continue differ from ID_Start and ID_Continue by
+	// the characters whose NFKC form is not an identifier.
+	clsXIDStart = lazy(func() runeClass {
+		return clsIDStart.get().difference(xidStartExclusions)
+	})
+	clsXIDContinue = lazy(func() runeClass {
+		return clsIDContinue.get().difference(xidContinueExclusions)
 	})
 	clsGraphemeExtend = lazy(func() runeClass { return tables(unicode.Me, unicode.Mn, unicode.Other_Grapheme_Extend) })
 	clsCased          = lazy(func() runeClass {
 		return clsLowercase.get().union(clsUppercase.get()).union(tableClass(unicode.Lt))
 	})
 	clsCWL = lazy(func() runeClass { return runesWhere(func(r rune) bool { return unicode.ToLower(r) != r }) })
-	clsCWU = lazy(func() runeClass { return runesWhere(func(r rune) bool { return unicode.ToUpper(r) != r }) })
-	clsCWT = lazy(func() runeClass { return runesWhere(func(r rune) bool { return unicode.ToTitle(r) != r }) })
+	clsCWU = lazy(func() runeClass {
+		return runesWhere(func(r rune) bool { return unicode.ToUpper(r) != r }).union(specialUpper)
+	})
+	clsCWT = lazy(func() runeClass {
+		return runesWhere(func(r rune) bool { return unicode.ToTitle(r) != r }).union(specialUpper.difference(titleSelf))
+	})
+	clsCWCF = lazy(func() runeClass {
+		return runesWhere(func(r rune) bool {
+			switch {
+			case 0x13A0 <= r && r <= 0x13F5: // Cherokee folds to upper case
+				return false
+			case 0x13F8 <= r && r <= 0x13FD || 0xAB70 <= r && r <= 0xABBF:
+				return true
+			}
+			return r != 0x131 && unicode.ToLower(unicode.ToUpper(r)) != r
+		}).union(specialUpper).union(runeClass{{0x1E9E, 0x1E9E}}).difference(foldUnchangedNFD)
+	})
+)
+
+var (
+	xidStartExclusions = runeClass{{0x37A, 0x37A}, {0xE33, 0xE33}, {0xEB3, 0xEB3}, {0x309B, 0x309C},
+		{0xFC5E, 0xFC63}, {0xFDFA, 0xFDFB}, {0xFE70, 0xFE70}, {0xFE72, 0xFE72}, {0xFE74, 0xFE74},
+		{0xFE76, 0xFE76}, {0xFE78, 0xFE78}, {0xFE7A, 0xFE7A}, {0xFE7C, 0xFE7C}, {0xFE7E, 0xFE7E}, {0xFF9E, 0xFF9F}}
+	xidContinueExclusions = runeClass{{0x37A, 0x37A}, {0x309B, 0x309C}, {0xFC5E, 0xFC63}, {0xFDFA, 0xFDFB},
+		{0xFE70, 0xFE70}, {0xFE72, 0xFE72}, {0xFE74, 0xFE74}, {0xFE76, 0xFE76}, {0xFE78, 0xFE78},
+		{0xFE7A, 0xFE7A}, {0xFE7C, 0xFE7C}, {0xFE7E, 0xFE7E}}
+	// specialUpper are the characters whose full (SpecialCasing) upper
+	// case mapping differs from them although the simple one does not.
+	specialUpper = runeClass{{0xDF, 0xDF}, {0x149, 0x149}, {0x1F0, 0x1F0}, {0x390, 0x390}, {0x3B0, 0x3B0},
+		{0x587, 0x587}, {0x1E96, 0x1E9A}, {0x1F50, 0x1F50}, {0x1F52, 0x1F52}, {0x1F54, 0x1F54}, {0x1F56, 0x1F56},
+		{0x1F80, 0x1FAF}, {0x1FB2, 0x1FB4}, {0x1FB6, 0x1FB7}, {0x1FBC, 0x1FBC}, {0x1FC2, 0x1FC4}, {0x1FC6, 0x1FC7},
+		{0x1FCC, 0x1FCC}, {0x1FD2, 0x1FD3}, {0x1FD6, 0x1FD7}, {0x1FE2, 0x1FE4}, {0x1FE6, 0x1FE7}, {0x1FF2, 0x1FF4},
+		{0x1FF6, 0x1FF7}, {0x1FFC, 0x1FFC}, {0xFB00, 0xFB06}, {0xFB13, 0xFB17}}
+	// foldUnchangedNFD are characters whose decomposition is unchanged by
+	// case folding, so they do not change when case folded.
+	foldUnchangedNFD = runeClass{{0x1F0, 0x1F0}, {0x390, 0x390}, {0x3B0, 0x3B0}, {0x1E96, 0x1E99}, {0x1F50, 0x1F50},
+		{0x1F52, 0x1F52}, {0x1F54, 0x1F54}, {0x1F56, 0x1F56}, {0x1FB6, 0x1FB6}, {0x1FBE, 0x1FBE}, {0x1FC6, 0x1FC6},
+		{0x1FD2, 0x1FD3}, {0x1FD6, 0x1FD7}, {0x1FE2, 0x1FE4}, {0x1FE6, 0x1FE7}, {0x1FF6, 0x1FF6}}
+	// titleSelf are the characters of specialUpper that are their own
+	// title case.
+	titleSelf = runeClass{{0x1F88, 0x1F8F}, {0x1F98, 0x1F9F}, {0x1FA8, 0x1FAF}, {0x1FBC, 0x1FBC}, {0x1FCC, 0x1FCC}, {0x1FFC, 0x1FFC}}
 )
 
 func notAssigned() runeClass { return clsAssigned.get().negate() }
@@ -118,7 +160,7 @@ var binaryProps = map[string]func() runeClass{
 	"bidicontrol":                func() runeClass { return tableClass(unicode.Bidi_Control) },
 	"cased":                      clsCased.get,
 	"caseignorable":              caseIgnorable,
-	"changeswhencasefolded":      func() runeClass { return clsCWL.get() },
+	"changeswhencasefolded":      clsCWCF.get,
 	"changeswhencasemapped":      func() runeClass { return clsCWL.get().union(clsCWU.get()).union(clsCWT.get()) },
 	"changeswhenlowercased":      clsCWL.get,
 	"changeswhentitlecased":      clsCWT.get,
@@ -154,8 +196,8 @@ var binaryProps = map[string]func() runeClass{
 	"uppercase":                  clsUppercase.get,
 	"variationselector":          func() runeClass { return tableClass(unicode.Variation_Selector) },
 	"whitespace":                 clsPerlSpace.get,
-	"xidcontinue":                clsIDContinue.get,
-	"xidstart":                   clsIDStart.get,
+	"xidcontinue":                clsXIDContinue.get,
+	"xidstart":                   clsXIDStart.get,
 }
 
 // propAliases maps normalized aliases of binary properties to the keys of
@@ -187,7 +229,7 @@ var enumeratedProps = map[string]bool{
 func caseIgnorable() runeClass {
 	c := tables(unicode.Mn, unicode.Me, unicode.Cf, unicode.Lm, unicode.Sk)
 	var rs []runeRange
-	for _, r := range []rune{0x27, 0x2E, 0x3A, 0x5E, 0x60, 0xA8, 0xAD, 0xAF, 0xB4, 0xB7, 0xB8, 0x387, 0x55F, 0x5F4, 0x2018, 0x2019, 0x2024, 0xFE13, 0xFE52, 0xFE55, 0xFF07, 0xFF0E, 0xFF1A} {
+	for _, r := range []rune{0x27, 0x2E, 0x3A, 0x5E, 0x60, 0xA8, 0xAD, 0xAF, 0xB4, 0xB7, 0xB8, 0x387, 0x55F, 0x5F4, 0x2018, 0x2019, 0x2024, 0x2027, 0xFE13, 0xFE52, 0xFE55, 0xFF07, 0xFF0E, 0xFF1A} {
 		rs = append(rs, runeRange{r, r})
 	}
 	return c.union(rs)
@@ -266,8 +308,6 @@ func init() {
 	for code, name := range scriptCodes {
 		scriptNames[code] = name
 	}
-	scriptNames["unknown"] = ""
-	scriptNames["zzzz"] = ""
 }
 
 var scriptNames = map[string]string{}
@@ -276,13 +316,6 @@ func scriptClass(norm string) (runeClass, bool) {
 	name, ok := scriptNames[norm]
 	if !ok {
 		return nil, false
-	}
-	if name == "" { // Unknown: code points in no script.
-		var all runeClass
-		for _, t := range unicode.Scripts {
-			all = all.union(tableClass(t))
-		}
-		return all.negate(), true
 	}
 	return tableClass(unicode.Scripts[name]), true
 }
@@ -367,6 +400,10 @@ func namedClass(name string) (runeClass, errKind, bool) {
 	}
 	if c, ok := scriptClass(norm); ok {
 		return c, 0, true
+	}
+	if norm == "unknown" || norm == "zzzz" {
+		// regex-syntax knows the Unknown script but has no table for it.
+		return nil, errUnicodePropertyValueNotFound, false
 	}
 	return nil, errUnicodePropertyNotFound, false
 }

@@ -1,15 +1,17 @@
-// Regenerates reference.json from the reference addon:
+// Records the reference's answers for the Go tests to replay:
 //
 //   node gen_reference.js /path/to/pi_natives.linux-x64-modern.node
+//   node gen_reference.js /path/to/pi_natives.linux-x64-modern.node cases_random.js random.json
 //
 // Each case greps one temporary file holding `content` with the reference
-// (@oh-my-pi/pi-natives@14.9.9) and records what it answered. The Go tests
-// replay the cases against this package. Cases are in cases.js.
+// (@oh-my-pi/pi-natives@14.9.9) and records what it answered. Hand-written
+// cases are in cases.js (-> reference.json), generated ones in
+// cases_random.js (-> random.json).
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const addon = require(path.resolve(process.argv[2]));
-const cases = require('./cases.js');
+const cases = require('./' + (process.argv[3] || 'cases.js'));
 (async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'fscache-ref-'));
   const file = path.join(dir, 'f.txt');
@@ -35,6 +37,6 @@ const cases = require('./cases.js');
     out.push(rec);
   }
   fs.rmSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(__dirname, 'reference.json'), JSON.stringify(out, null, 1) + '\n');
+  fs.writeFileSync(path.join(__dirname, process.argv[4] || 'reference.json'), JSON.stringify(out, null, process.argv[4] ? 0 : 1) + '\n');
   console.log(out.length, 'cases');
 })();
