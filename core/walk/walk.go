@@ -8,9 +8,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"unicode/utf8"
 
@@ -68,6 +66,73 @@ type Options struct {
 // pollEvery is how many visited entries may pass between cancel checks.
 const pollEvery = 128
 
+// walker holds what Walk and Scan share: the options, the root in the form
+// fastwalk reports it, and the root's ignore state.
+type walker struct {
+	o Options
+	// root is o.Root as fastwalk reports it: without trailing slashes
+	// ("/" for the file system root).
+	root string
+	// start is the offset of the relative path in the paths fastwalk
+	// reports for entries under root.
+	start int
+	// rootRules is the ignore state of root; nil when o.Gitignore is off.
+	rootRules *ignore.Dir
+	visited   atomic.Int64
+}
+
+func newWalker(o Options) *walker {
+	w := &walker{o: o, root: strings.TrimRight(o.Root, "/")}
+	if w.root == "" && o.Root != "" {
+		w.root = "/"
+	}
+	w.start = len(w.root) + 1
+	if w.root == "/" {
+		w.start = 1
+	}
+	if o.Gitignore {
+		w.rootRules = ignore.NewRoot(o.Root)
+	}
+	return w
+}
+
+// poll counts one visited entry and checks the cancel token every
+// pollEvery entries.
+func (w *walker) poll() error {
+	if w.visited.Add(1)%pollEvery == 0 {
+		return w.o.Cancel.Err()
+	}
+	return nil
+}
+
+// prunedByName reports whether an entry is dropped for its name alone:
+// .git always, node_modules when the walk skips it.
+func (w *walker) prunedByName(name string) bool {
+	return name == ".git" || (w.o.SkipNodeModules && name == "node_modules")
+}
+
+// dropped reports whether the policy drops an entry named name whose ignore
+// verdict is v: ignored, or hidden and neither shown nor whitelisted.
+func (w *walker) dropped(name string, v ignore.Match) bool {
+	return v == ignore.Ignore || (!w.o.Hidden && v != ignore.Whitelist && name[0] == '.')
+}
+
+// followedKind resolves a symlink for FollowLinks: a link to a directory is
+// a directory, a link to a regular file is a file, a link to anything else
+// is no entry (0) and a broken link stays a symlink.
+func followedKind(path string, de fs.DirEntry) (kind FileType, isDir bool) {
+	st, err := fastwalk.StatDirEntry(path, de)
+	switch {
+	case err != nil:
+		return Symlink, false
+	case st.IsDir():
+		return Dir, true
+	case st.Mode().IsRegular():
+		return File, false
+	}
+	return 0, false
+}
+
 // Walk visits every entry under o.Root that the policy keeps, calling fn
 // concurrently from several goroutines in no particular order. fn's error
 // stops the walk and is returned. Unreadable directories are skipped.
@@ -75,79 +140,58 @@ func Walk(o Options, fn func(e Entry) error) error {
 	if err := o.Cancel.Err(); err != nil {
 		return err
 	}
-	root := strings.TrimRight(o.Root, "/")
-	prefix := len(root) + 1
-	var rules sync.Map // directory path -> *ignore.Dir
-	var rootRules *ignore.Dir
-	if o.Gitignore {
-		rootRules = ignore.NewRoot(o.Root)
-	}
-	var visited atomic.Int64
+	w := newWalker(o)
+	rules := newPathIndex[*ignore.Dir]()
 	conf := fastwalk.Config{Follow: o.FollowLinks}
 	err := fastwalk.Walk(&conf, o.Root, func(path string, de fs.DirEntry, err error) error {
 		if err != nil {
 			return nil // unreadable directories are skipped silently
 		}
-		if len(path) < prefix {
+		if len(path) <= len(w.root) {
 			return nil // the root itself
 		}
-		if visited.Add(1)%pollEvery == 0 {
-			if err := o.Cancel.Err(); err != nil {
-				return err
-			}
+		if err := w.poll(); err != nil {
+			return err
 		}
 		name := de.Name()
 		typ := de.Type()
 		isDir := typ.IsDir()
-		if name == ".git" || (o.SkipNodeModules && name == "node_modules") {
-			if isDir {
-				return fastwalk.SkipDir
+		if w.prunedByName(name) {
+			if isDir || (typ&fs.ModeSymlink != 0 && o.FollowLinks) {
+				return fastwalk.SkipDir // not a followed link's subtree either
 			}
 			return nil
 		}
 		kind := kindOf(typ)
 		if typ&fs.ModeSymlink != 0 && o.FollowLinks {
-			if st, err := fastwalk.StatDirEntry(path, de); err == nil {
-				if st.IsDir() {
-					kind, isDir = Dir, true
-				} else if st.Mode().IsRegular() {
-					kind = File
-				} else {
-					kind = 0
-				}
-			}
+			kind, isDir = followedKind(path, de)
 		}
 		verdict := ignore.None
 		var parentRules *ignore.Dir
-		if rootRules != nil {
-			parentRules = rootRules
-			if i := strings.LastIndexByte(path, '/'); i >= prefix {
-				if v, ok := rules.Load(path[:i]); ok {
-					parentRules = v.(*ignore.Dir)
+		if w.rootRules != nil {
+			parentRules = w.rootRules
+			if i := strings.LastIndexByte(path, '/'); i >= w.start {
+				if r, ok := rules.load(path[:i]); ok {
+					parentRules = r
 				}
 			}
 			verdict = parentRules.Match(name, isDir)
 		}
-		if verdict == ignore.Ignore || (!o.Hidden && verdict != ignore.Whitelist && name[0] == '.') {
+		if w.dropped(name, verdict) {
 			if isDir {
 				return fastwalk.SkipDir // prune (fastwalk permits it on links too)
 			}
 			return nil
 		}
 		if isDir && parentRules != nil {
-			rules.Store(path, parentRules.Child(name))
+			rules.store(path, parentRules.Child(name))
 		}
 		if kind == 0 {
 			return nil // sockets, FIFOs, devices
 		}
-		e := Entry{Path: display(path[prefix:]), Type: kind, Mtime: -1, Size: -1}
+		e := Entry{Path: display(path[w.start:]), Type: kind, Mtime: -1, Size: -1}
 		if o.Full {
-			if info, err := de.Info(); err == nil {
-				e.Mtime = info.ModTime().UnixMilli()
-				if info.Mode().IsRegular() {
-					e.Size = info.Size()
-				}
-			}
+			e.Mtime, e.Size = lstatPath(path)
 		}
 		return fn(e)
 	})
@@ -155,23 +199,6 @@ func Walk(o Options, fn func(e Entry) error) error {
 		return err
 	}
 	return o.Cancel.Err()
-}
-
-// Scan walks like Walk and returns the entries sorted by path, bytewise.
-func Scan(o Options) ([]Entry, error) {
-	var mu sync.Mutex
-	var out []Entry
-	err := Walk(o, func(e Entry) error {
-		mu.Lock()
-		out = append(out, e)
-		mu.Unlock()
-		return nil
-	})
-	if err != nil {
-		return nil, err
-	}
-	slices.SortFunc(out, func(a, b Entry) int { return strings.Compare(a.Path, b.Path) })
-	return out, nil
 }
 
 // kindOf maps a directory entry's mode to an entry kind, 0 for the kinds

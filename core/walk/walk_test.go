@@ -157,7 +157,7 @@ func TestNames(t *testing.T) {
 
 func TestCancel(t *testing.T) {
 	root := tree(t, "a", "b")
-	_, err := Scan(Options{Root: root, Cancel: cancel.New(0, func() bool { return true })})
+	_, err := Scan(Options{Root: root, Cancel: cancel.New(time.Time{}, func() bool { return true })})
 	if err != cancel.ErrSignal {
 		t.Errorf("pre-set flag: %v", err)
 	}
@@ -167,7 +167,7 @@ func TestCancel(t *testing.T) {
 	}
 	root = tree(t, paths...)
 	var calls atomic.Int32
-	_, err = Scan(Options{Root: root, Cancel: cancel.New(0, func() bool { return calls.Add(1) > 1 })})
+	_, err = Scan(Options{Root: root, Cancel: cancel.New(time.Time{}, func() bool { return calls.Add(1) > 1 })})
 	if err != cancel.ErrSignal {
 		t.Errorf("flag raised during the walk: %v", err)
 	}
@@ -198,6 +198,17 @@ func BenchmarkScanGoroot(b *testing.B) {
 	b.Run("fscache-full", func(b *testing.B) {
 		for b.Loop() {
 			if _, err := Scan(Options{Root: root, Gitignore: true, SkipNodeModules: true, Full: true}); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("fscache-walk", func(b *testing.B) {
+		for b.Loop() {
+			var n atomic.Int64
+			if err := Walk(Options{Root: root, Gitignore: true, SkipNodeModules: true}, func(Entry) error {
+				n.Add(1)
+				return nil
+			}); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -1,0 +1,5 @@
+package walk
+
+import "syscall"
+
+const sysFstatat = syscall.SYS_NEWFSTATAT

@@ -1,0 +1,20 @@
+//go:build !linux
+
+package walk
+
+import "os"
+
+// lstatPath returns the modification time (ms since the epoch) of path,
+// not following a final link, and its size when it is a regular file; -1
+// for what cannot be read.
+func lstatPath(path string) (mtime, size int64) {
+	info, err := os.Lstat(path)
+	if err != nil {
+		return -1, -1
+	}
+	size = -1
+	if info.Mode().IsRegular() {
+		size = info.Size()
+	}
+	return info.ModTime().UnixMilli(), size
+}
