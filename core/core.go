@@ -39,7 +39,6 @@ const (
 	CodeTimeout        Code = "timeout"
 	CodeAborted        Code = "aborted"
 	CodeInvalidOptions Code = "invalid_options"
-	CodeUnsupported    Code = "unsupported"
 	CodeInternal       Code = "internal"
 )
 

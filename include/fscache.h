@@ -31,7 +31,6 @@
  *     aborted          "Aborted: Signal"
  *     invalid_options  names the offending field (malformed JSON, wrong type,
  *                      missing `pattern`/`path`/`query`, NUL byte, ...)
- *     unsupported      the operation is not available in this build
  *     internal         an unexpected failure (a recovered panic, for one);
  *                      the library stays usable
  *
@@ -52,13 +51,14 @@
  *   which then returns the "aborted" error. It is polled before the walk, at
  *   least every 128 entries, and between files; a flag that is already
  *   non-zero when the call starts aborts at once. `timeoutMs` in the options
- *   gives a deadline, reported as the "timeout" error.
+ *   gives a deadline, reported as the "timeout" error; `timeoutMs: 0` has
+ *   expired before the call starts (as in the reference).
  *
  * Threads: every function may be called from any thread, concurrently. The
  *   only shared state is the process-wide scan cache, which is thread-safe.
  *   Calls block the calling thread until they finish.
  *
- * Environment (read once, at the first cached call):
+ * Environment (read once per process, at the first call):
  *   FS_SCAN_CACHE_TTL_MS (default 1000), FS_SCAN_EMPTY_RECHECK_MS (200),
  *   FS_SCAN_CACHE_MAX_ENTRIES (16).
  */
