@@ -222,7 +222,7 @@ func (g *grepper) searchDir(abs string) error {
 				b := make([]byte, 0, 64<<10)
 				buf = &b
 			}
-			*buf = g.searchFile(root+"/"+e.Path, e.Path, *buf)
+			*buf = g.searchFile(root+"/"+e.FSPath(), e.Path, *buf)
 			pool.Put(buf)
 			return g.tok.Err()
 		})
@@ -240,6 +240,9 @@ func (g *grepper) searchDir(abs string) error {
 	if err != nil {
 		return err
 	}
+	// The cached files are opened by their displayed paths, as the
+	// reference does: a file whose path is not valid UTF-8 cannot be
+	// opened and is skipped, uncounted (measured on pi-natives 14.9.9).
 	return g.searchAll(root, files)
 }
 
@@ -254,8 +257,10 @@ func (g *grepper) candidate(e *walk.Entry) bool {
 	return g.types.match(e.Path[strings.LastIndexByte(e.Path, '/')+1:])
 }
 
-func (g *grepper) candidates(entries []walk.Entry) ([]string, error) {
-	var files []string
+// candidates returns the scanned entries to search; they point into the
+// cached snapshot, which is never modified.
+func (g *grepper) candidates(entries []walk.Entry) ([]*walk.Entry, error) {
+	var files []*walk.Entry
 	for i := range entries {
 		if i%pollEvery == 0 {
 			if err := g.tok.Err(); err != nil {
@@ -263,14 +268,17 @@ func (g *grepper) candidates(entries []walk.Entry) ([]string, error) {
 			}
 		}
 		if g.candidate(&entries[i]) {
-			files = append(files, entries[i].Path)
+			files = append(files, &entries[i])
 		}
 	}
 	return files, nil
 }
 
 // searchAll searches files with one worker per CPU.
-func (g *grepper) searchAll(root string, files []string) error {
+// Files are opened by their real bytes and reported by their displayed
+// path, as in the walking mode (the reference's cached mode opens the
+// displayed path and so misses files whose names are not UTF-8).
+func (g *grepper) searchAll(root string, files []*walk.Entry) error {
 	workers := min(max(1, numWorkers()), len(files))
 	var next int
 	var mu sync.Mutex
@@ -291,7 +299,7 @@ func (g *grepper) searchAll(root string, files []string) error {
 				if i >= len(files) {
 					return
 				}
-				buf = g.searchFile(root+"/"+files[i], files[i], buf)
+				buf = g.searchFile(root+"/"+files[i].FSPath(), files[i].Path, buf)
 			}
 		}()
 	}

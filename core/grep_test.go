@@ -98,3 +98,36 @@ func TestSingleFileCaps(t *testing.T) {
 		}
 	}
 }
+
+// TestGrepNotUTF8Names pins the reference's answers (pi-natives 14.9.9)
+// for files whose paths are not valid UTF-8, in the name or in a directory
+// above: they are opened by their real bytes and reported by the displayed
+// path. The reference's cached mode skips them (it opens the displayed
+// path); fscache's finds them in both modes (docs/compat.md).
+func TestGrepNotUTF8Names(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	mustDo(t, err)
+	mustDo(t, os.MkdirAll(filepath.Join(root, "dir\xc3", "s\xfe"), 0o755))
+	for name, data := range map[string]string{"bad\xff.txt": "foo\n", "dir\xc3/in.txt": "a\nfoo bar\n",
+		"dir\xc3/s\xfe/deep.txt": "foo\n", "ok.txt": "bar\n"} {
+		mustDo(t, os.WriteFile(filepath.Join(root, name), []byte(data), 0o644))
+	}
+	render := func(r GrepResult) string {
+		s := fmt.Sprintf("searched %d total %d files %d:", r.FilesSearched, r.TotalMatches, r.FilesWithMatches)
+		for _, m := range r.Matches {
+			s += fmt.Sprintf(" %+q:%d:%q", m.Path, m.LineNumber, m.Line)
+		}
+		return s
+	}
+	r, err := Grep(GrepOptions{Pattern: "foo", Path: root}, nil)
+	mustDo(t, err)
+	want := `searched 4 total 3 files 3: "bad\ufffd.txt":1:"foo" "dir\ufffd/in.txt":2:"foo bar" "dir\ufffd/s\ufffd/deep.txt":1:"foo"`
+	if got := render(r); got != want {
+		t.Errorf("cache false:\ngot  %s\nwant %s", got, want)
+	}
+	r, err = Grep(GrepOptions{Pattern: "foo", Path: root, Cache: true}, nil)
+	mustDo(t, err)
+	if got := render(r); got != want {
+		t.Errorf("cache true:\ngot  %s\nwant %s", got, want)
+	}
+}

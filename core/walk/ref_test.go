@@ -3,6 +3,7 @@ package walk
 import (
 	"errors"
 	"io/fs"
+	"os"
 	"slices"
 	"strings"
 	"sync"
@@ -15,9 +16,14 @@ import (
 // refScan is the straightforward scan the package started with, kept as the
 // oracle of the tests: fastwalk without sorting, the ignore state of every
 // directory built with Child (which probes for every ignore file), a
-// mutex-protected append and a global sort. One fix is applied: a link
-// named .git or node_modules is not followed (the original followed it and
-// reported its subtree without the link).
+// mutex-protected append and a global sort. Fixes applied: a link named
+// .git or node_modules is not followed (the original followed it and
+// reported its subtree without the link); links are followed with
+// walkdir's loop rule (the original used fastwalk's Follow, which refuses
+// links to lexical ancestors of the root and reports the links it does not
+// follow): a link to a directory on its walk path, checked here by
+// stat'ing every prefix of its path from the root on, is dropped; others
+// are followed with ErrTraverseLink; and non-UTF-8 paths carry RawPath.
 func refScan(o Options) ([]Entry, error) {
 	var mu sync.Mutex
 	var out []Entry
@@ -45,8 +51,23 @@ func refWalk(o Options, fn func(e Entry) error) error {
 	if o.Gitignore {
 		rootRules = ignore.NewRoot(o.Root)
 	}
-	conf := fastwalk.Config{Follow: o.FollowLinks}
-	err := fastwalk.Walk(&conf, o.Root, func(path string, de fs.DirEntry, err error) error {
+	// onWalkPath reports whether the directory target is the root or a
+	// directory whose path is a prefix of the link path.
+	onWalkPath := func(path string, target fs.FileInfo) bool {
+		dirs := []string{o.Root}
+		for i := prefix; i < len(path); i++ {
+			if path[i] == '/' {
+				dirs = append(dirs, path[:i])
+			}
+		}
+		for _, d := range dirs {
+			if fi, err := os.Stat(d); err == nil && os.SameFile(fi, target) {
+				return true
+			}
+		}
+		return false
+	}
+	err := fastwalk.Walk(&fastwalk.Config{}, o.Root, func(path string, de fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
 		}
@@ -63,10 +84,14 @@ func refWalk(o Options, fn func(e Entry) error) error {
 			return nil
 		}
 		kind := kindOf(typ)
+		link := false
 		if typ&fs.ModeSymlink != 0 && o.FollowLinks {
-			if st, err := fastwalk.StatDirEntry(path, de); err == nil {
+			if st, err := os.Stat(path); err == nil {
 				if st.IsDir() {
-					kind, isDir = Dir, true
+					if onWalkPath(path, st) {
+						return nil
+					}
+					kind, isDir, link = Dir, true, true
 				} else if st.Mode().IsRegular() {
 					kind = File
 				} else {
@@ -98,6 +123,9 @@ func refWalk(o Options, fn func(e Entry) error) error {
 			return nil
 		}
 		e := Entry{Path: display(path[prefix:]), Type: kind, Mtime: -1, Size: -1}
+		if e.Path != path[prefix:] {
+			e.RawPath = path[prefix:]
+		}
 		if o.Full {
 			if info, err := de.Info(); err == nil {
 				e.Mtime = info.ModTime().UnixMilli()
@@ -106,7 +134,10 @@ func refWalk(o Options, fn func(e Entry) error) error {
 				}
 			}
 		}
-		return fn(e)
+		if err := fn(e); err != nil || !link {
+			return err
+		}
+		return fastwalk.ErrTraverseLink
 	})
 	if err != nil && !errors.Is(err, fastwalk.SkipDir) {
 		return err

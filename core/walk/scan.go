@@ -3,6 +3,7 @@ package walk
 import (
 	"errors"
 	"io/fs"
+	"os"
 	"runtime"
 	"slices"
 	"strings"
@@ -83,6 +84,11 @@ type dirNode struct {
 	subdirs []*dirNode
 	state   atomic.Pointer[ignore.Dir]
 
+	// id is the identity of the directory (os.Stat through the links on
+	// its path), for the loop check of followed links: set when n is a
+	// followed link, loaded on demand otherwise.
+	id atomic.Pointer[dirID]
+
 	// Set by finishNode (of the parent for own).
 	order  []sortKey // the kept children, sorted
 	keys   []string  // displayed names of files, when some name is not UTF-8
@@ -93,6 +99,30 @@ type dirNode struct {
 }
 
 func (n *dirNode) name() string { return n.path[n.nameAt:] }
+
+// dirID is the identity of a directory; fi is nil when it cannot be read.
+type dirID struct{ fi fs.FileInfo }
+
+// identity returns the identity of n, reading it when it is not known yet.
+func (n *dirNode) identity() fs.FileInfo {
+	if id := n.id.Load(); id != nil {
+		return id.fi
+	}
+	fi, _ := os.Stat(n.path)
+	n.id.Store(&dirID{fi}) // racing stores store the same
+	return fi
+}
+
+// onWalkPath reports whether target is n or one of its ancestor nodes: the
+// directories walkdir keeps on its walk path, whose links it refuses.
+func (n *dirNode) onWalkPath(target fs.FileInfo) bool {
+	for ; n != nil; n = n.parent {
+		if fi := n.identity(); fi != nil && os.SameFile(fi, target) {
+			return true
+		}
+	}
+	return false
+}
 
 // rules returns the ignore state of n, building it from its parent's with
 // marks (a superset of the relevant names n contains) when it is not built
@@ -127,7 +157,8 @@ func Scan(o Options) ([]Entry, error) {
 		return nil, err
 	}
 	s := newScanner(o)
-	conf := fastwalk.Config{Follow: o.FollowLinks}
+	// Links are followed by returning ErrTraverseLink (see Walk).
+	var conf fastwalk.Config
 	err := fastwalk.Walk(&conf, o.Root, s.visit)
 	if err != nil && !errors.Is(err, fastwalk.SkipDir) {
 		return nil, err
@@ -182,7 +213,7 @@ func (s *scanner) visit(path string, de fs.DirEntry, err error) error {
 		if s.prunedByName(name) {
 			return fastwalk.SkipDir
 		}
-		return s.dir(p, path, name)
+		return s.dir(p, path, name, nil)
 	}
 	// A file, link or special file, met while p is being listed.
 	p.fileMarks |= mark
@@ -194,9 +225,15 @@ func (s *scanner) visit(path string, de fs.DirEntry, err error) error {
 	}
 	kind := kindOf(typ)
 	if typ&fs.ModeSymlink != 0 && s.o.FollowLinks {
-		var isDir bool
-		if kind, isDir = followedKind(path, de); isDir {
-			return s.dir(p, path, name) // SkipDir is permitted on links
+		var target fs.FileInfo
+		if kind, target = followedKind(path, de); target != nil {
+			if p.onWalkPath(target) {
+				return nil // a loop: dropped entirely, as walkdir does
+			}
+			if err := s.dir(p, path, name, target); err != nil {
+				return err // SkipDir is permitted on links
+			}
+			return fastwalk.ErrTraverseLink
 		}
 	}
 	if kind == 0 {
@@ -216,9 +253,10 @@ func (s *scanner) visit(path string, de fs.DirEntry, err error) error {
 	return nil
 }
 
-// dir decides about the directory (or followed link to one) path, named
-// name, in p: it prunes it or records a node for it.
-func (s *scanner) dir(p *dirNode, path, name string) error {
+// dir decides about the directory (or followed link to one, target then
+// being the directory's identity) path, named name, in p: it prunes it or
+// records a node for it.
+func (s *scanner) dir(p *dirNode, path, name string, target fs.FileInfo) error {
 	verdict := ignore.None
 	if s.rootRules != nil {
 		// p may still be being listed: probe for every ignore file.
@@ -227,11 +265,13 @@ func (s *scanner) dir(p *dirNode, path, name string) error {
 	if s.dropped(name, verdict) {
 		return fastwalk.SkipDir
 	}
-	s.addNode(p, path, name)
+	s.addNode(p, path, name, target)
 	return nil
 }
 
-func (s *scanner) addNode(p *dirNode, path, name string) {
+// addNode records a node for the directory path, named name, in p; target
+// is its identity when known (a followed link), else nil.
+func (s *scanner) addNode(p *dirNode, path, name string, target fs.FileInfo) {
 	n := &dirNode{
 		path:   path,
 		nameAt: len(path) - len(name),
@@ -243,6 +283,9 @@ func (s *scanner) addNode(p *dirNode, path, name string) {
 		n.key = display(name)
 	} else {
 		n.valid = p.valid
+	}
+	if target != nil {
+		n.id.Store(&dirID{target})
 	}
 	n.pre = prefix8(n.key)
 	n.slash = n.pre
@@ -531,14 +574,14 @@ func (s *scanner) entry(n *dirNode, i int32, sub *dirNode) Entry {
 	if sub != nil {
 		e := Entry{Path: sub.path[s.start:], Type: Dir, Mtime: sub.own.mtime, Size: sub.own.size}
 		if !sub.valid {
-			e.Path = display(e.Path)
+			e.RawPath, e.Path = e.Path, display(e.Path)
 		}
 		return e
 	}
 	f := &n.files[i]
 	e := Entry{Path: f.path[s.start:], Type: f.kind, Mtime: -1, Size: -1}
 	if !n.valid || !f.utf8 {
-		e.Path = display(e.Path)
+		e.RawPath, e.Path = e.Path, display(e.Path)
 	}
 	if n.detail != nil {
 		e.Mtime, e.Size = n.detail[i].mtime, n.detail[i].size

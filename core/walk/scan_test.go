@@ -67,6 +67,9 @@ func sameEntries(got, want []Entry) bool {
 		if c := strings.Compare(a.Path, b.Path); c != 0 {
 			return c
 		}
+		if c := strings.Compare(a.RawPath, b.RawPath); c != 0 {
+			return c
+		}
 		return int(a.Type) - int(b.Type)
 	}
 	slices.SortFunc(g, cmp)

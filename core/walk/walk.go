@@ -33,6 +33,9 @@ type Entry struct {
 	// Path is relative to the scan root, '/'-separated, never empty. Names
 	// that are not valid UTF-8 carry U+FFFD replacement characters.
 	Path string
+	// RawPath is the path's actual bytes when they differ from Path (a
+	// name on it is not valid UTF-8); empty otherwise. See FSPath.
+	RawPath string
 	// Type is the entry's kind (the link's own kind unless links are
 	// followed).
 	Type FileType
@@ -41,6 +44,15 @@ type Entry struct {
 	Mtime int64
 	// Size is the size of a regular file (full detail only; -1 otherwise).
 	Size int64
+}
+
+// FSPath returns the path, relative to the scan root, that names the entry
+// in the file system: RawPath when set, Path otherwise.
+func (e *Entry) FSPath() string {
+	if e.RawPath != "" {
+		return e.RawPath
+	}
+	return e.Path
 }
 
 // Options selects what a walk visits.
@@ -55,7 +67,11 @@ type Options struct {
 	// SkipNodeModules prunes every entry named node_modules.
 	SkipNodeModules bool
 	// FollowLinks walks links to directories as directories and reports
-	// links to files as files; broken links stay symlinks.
+	// links to files as files; broken links stay symlinks. As in walkdir, a
+	// link to one of the directories on its walk path (from the root down
+	// to the link's parent, compared by identity, the targets of the links
+	// followed to get there included) is dropped: neither reported nor
+	// followed.
 	FollowLinks bool
 	// Full records Mtime and Size.
 	Full bool
@@ -79,6 +95,9 @@ type walker struct {
 	// rootRules is the ignore state of root; nil when o.Gitignore is off.
 	rootRules *ignore.Dir
 	visited   atomic.Int64
+	// ids caches the identities (os.Stat) of the directories Walk checks
+	// for link loops, by path; nil unless o.FollowLinks.
+	ids *pathIndex[fs.FileInfo]
 }
 
 func newWalker(o Options) *walker {
@@ -118,19 +137,59 @@ func (w *walker) dropped(name string, v ignore.Match) bool {
 }
 
 // followedKind resolves a symlink for FollowLinks: a link to a directory is
-// a directory, a link to a regular file is a file, a link to anything else
-// is no entry (0) and a broken link stays a symlink.
-func followedKind(path string, de fs.DirEntry) (kind FileType, isDir bool) {
+// a directory (target is then the directory's FileInfo), a link to a
+// regular file is a file, a link to anything else is no entry (0) and a
+// broken link stays a symlink.
+func followedKind(path string, de fs.DirEntry) (kind FileType, target fs.FileInfo) {
 	st, err := fastwalk.StatDirEntry(path, de)
 	switch {
 	case err != nil:
-		return Symlink, false
+		return Symlink, nil
 	case st.IsDir():
-		return Dir, true
+		return Dir, st
 	case st.Mode().IsRegular():
-		return File, false
+		return File, nil
 	}
-	return 0, false
+	return 0, nil
+}
+
+// onWalkPath reports whether target, the directory a link at path points
+// to, is one of the directories from the root down to the link's parent:
+// the directories whose paths are prefixes of path, each stat'ed through
+// the links on it. Used by Walk; Scan follows its nodes instead.
+func (w *walker) onWalkPath(path string, target fs.FileInfo) bool {
+	dir := path
+	for {
+		i := strings.LastIndexByte(dir, '/')
+		if i <= len(w.root) {
+			break
+		}
+		dir = dir[:i]
+		if w.sameDir(dir, target) {
+			return true
+		}
+	}
+	return w.sameDir(w.root, target)
+}
+
+// sameDir reports whether the directory dir is target, caching dir's
+// identity.
+func (w *walker) sameDir(dir string, target fs.FileInfo) bool {
+	fi, ok := w.ids.load(dir)
+	if !ok {
+		fi, _ = os.Stat(dir) // nil when it cannot be read: never the same
+		w.ids.store(dir, fi)
+	}
+	return fi != nil && os.SameFile(fi, target)
+}
+
+// names returns the displayed path and the raw path (empty when they are
+// the same) of the relative path rel.
+func names(rel string) (path, raw string) {
+	if utf8.ValidString(rel) {
+		return rel, ""
+	}
+	return display(rel), rel
 }
 
 // Walk visits every entry under o.Root that the policy keeps, calling fn
@@ -142,7 +201,12 @@ func Walk(o Options, fn func(e Entry) error) error {
 	}
 	w := newWalker(o)
 	rules := newPathIndex[*ignore.Dir]()
-	conf := fastwalk.Config{Follow: o.FollowLinks}
+	if o.FollowLinks {
+		w.ids = newPathIndex[fs.FileInfo]()
+	}
+	// Links are followed by returning ErrTraverseLink: fastwalk's Follow
+	// refuses links to any lexical ancestor of a path, beyond the root too.
+	var conf fastwalk.Config
 	err := fastwalk.Walk(&conf, o.Root, func(path string, de fs.DirEntry, err error) error {
 		if err != nil {
 			return nil // unreadable directories are skipped silently
@@ -163,8 +227,16 @@ func Walk(o Options, fn func(e Entry) error) error {
 			return nil
 		}
 		kind := kindOf(typ)
+		link := false // a followed link to a directory
 		if typ&fs.ModeSymlink != 0 && o.FollowLinks {
-			kind, isDir = followedKind(path, de)
+			var target fs.FileInfo
+			kind, target = followedKind(path, de)
+			if target != nil {
+				if w.onWalkPath(path, target) {
+					return nil // a loop: dropped entirely, as walkdir does
+				}
+				isDir, link = true, true
+			}
 		}
 		verdict := ignore.None
 		var parentRules *ignore.Dir
@@ -189,11 +261,15 @@ func Walk(o Options, fn func(e Entry) error) error {
 		if kind == 0 {
 			return nil // sockets, FIFOs, devices
 		}
-		e := Entry{Path: display(path[w.start:]), Type: kind, Mtime: -1, Size: -1}
+		e := Entry{Type: kind, Mtime: -1, Size: -1}
+		e.Path, e.RawPath = names(path[w.start:])
 		if o.Full {
 			e.Mtime, e.Size = lstatPath(path)
 		}
-		return fn(e)
+		if err := fn(e); err != nil || !link {
+			return err
+		}
+		return fastwalk.ErrTraverseLink
 	})
 	if err != nil && !errors.Is(err, fastwalk.SkipDir) {
 		return err
