@@ -122,6 +122,21 @@ func (s *matchSink) close() {
 	}
 }
 
+// sink returns the core callback that encodes each match with appendMatch
+// and hands it to the C callback (nil when there is none), and the function
+// that releases its buffer.
+func sink[T any](fn C.fscache_match_fn, ctx unsafe.Pointer, appendMatch func([]byte, T) []byte) (func(T) error, func()) {
+	if fn == nil {
+		return nil, func() {}
+	}
+	s := &matchSink{fn: fn, ctx: ctx}
+	return func(m T) error {
+		s.tmp = appendMatch(s.tmp[:0], m)
+		s.send(s.tmp)
+		return nil
+	}, s.close
+}
+
 //export fscache_glob
 func fscache_glob(options *C.char, onMatch C.fscache_match_fn, ctx unsafe.Pointer, cancel *C.int32_t) (out *C.char) {
 	defer fence(&out)
@@ -133,16 +148,8 @@ func fscache_glob(options *C.char, onMatch C.fscache_match_fn, ctx unsafe.Pointe
 	if err != nil {
 		return result(nil, optionsError{err})
 	}
-	var cb func(core.GlobMatch) error
-	if onMatch != nil {
-		s := &matchSink{fn: onMatch, ctx: ctx}
-		defer s.close()
-		cb = func(m core.GlobMatch) error {
-			s.tmp = appendGlobMatch(s.tmp[:0], m)
-			s.send(s.tmp)
-			return nil
-		}
-	}
+	cb, done := sink(onMatch, ctx, appendGlobMatch)
+	defer done()
 	r, err := core.Glob(o, cb)
 	if err != nil {
 		return result(nil, err)
@@ -179,16 +186,8 @@ func fscache_grep(options *C.char, onMatch C.fscache_match_fn, ctx unsafe.Pointe
 	if err != nil {
 		return result(nil, optionsError{err})
 	}
-	var cb func(core.GrepMatch) error
-	if onMatch != nil {
-		s := &matchSink{fn: onMatch, ctx: ctx}
-		defer s.close()
-		cb = func(m core.GrepMatch) error {
-			s.tmp = appendGrepMatch(s.tmp[:0], m)
-			s.send(s.tmp)
-			return nil
-		}
-	}
+	cb, done := sink(onMatch, ctx, appendGrepMatch)
+	defer done()
 	r, err := core.Grep(o, cb)
 	if err != nil {
 		return result(nil, err)

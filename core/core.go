@@ -141,6 +141,17 @@ func resolveDir(p string) (string, error) {
 	return abs, nil
 }
 
+// start begins a directory operation: it makes the cancel token, fails at
+// once when the call is already cancelled, and resolves the root.
+func start(c Cancel, path string) (*cancel.Token, string, error) {
+	tok := c.token()
+	if err := tok.Err(); err != nil {
+		return nil, "", asError(err)
+	}
+	root, err := resolveDir(path)
+	return tok, root, err
+}
+
 // scan returns the entries for key: from the cache when useCache, else a
 // fresh scan that neither reads nor fills the cache (but drops a stale
 // entry of the same key, as the reference does).

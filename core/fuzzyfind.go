@@ -46,11 +46,7 @@ type FuzzyFindResult struct {
 // FuzzyFind scores every entry under o.Path (links followed, node_modules
 // skipped) against o.Query for autocomplete.
 func FuzzyFind(o FuzzyFindOptions) (res FuzzyFindResult, err error) {
-	tok := o.Cancel.token()
-	if err := tok.Err(); err != nil {
-		return res, asError(err)
-	}
-	root, err := resolveDir(o.Path)
+	tok, root, err := start(o.Cancel, o.Path)
 	if err != nil {
 		return res, err
 	}

@@ -53,11 +53,7 @@ type GlobResult struct {
 // o.Pattern. onMatch, when not nil, is called with each accepted match, in
 // path order, while filtering (before any mtime sort and cap).
 func Glob(o GlobOptions, onMatch func(GlobMatch) error) (res GlobResult, err error) {
-	tok := o.Cancel.token()
-	if err := tok.Err(); err != nil {
-		return res, asError(err)
-	}
-	root, err := resolveDir(o.Path)
+	tok, root, err := start(o.Cancel, o.Path)
 	if err != nil {
 		return res, err
 	}
