@@ -5,7 +5,9 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // nulFile is 16-byte lines "text foo 000000\n" with a NUL inserted at off,
@@ -129,5 +131,37 @@ func TestGrepNotUTF8Names(t *testing.T) {
 	mustDo(t, err)
 	if got := render(r); got != want {
 		t.Errorf("cache true:\ngot  %s\nwant %s", got, want)
+	}
+}
+
+// TestGrepSpecialFiles: a FIFO as the path returns an empty result at once
+// (opening it would block), and a FIFO inside a directory is not searched.
+func TestGrepSpecialFiles(t *testing.T) {
+	root := t.TempDir()
+	fifo := filepath.Join(root, "fifo")
+	mustDo(t, syscall.Mkfifo(fifo, 0o644))
+	mustDo(t, os.WriteFile(filepath.Join(root, "a.txt"), []byte("needle\n"), 0o644))
+	done := make(chan GrepResult, 1)
+	go func() {
+		r, err := Grep(GrepOptions{Pattern: "needle", Path: fifo}, nil)
+		if err != nil {
+			t.Error(err)
+		}
+		done <- r
+	}()
+	select {
+	case r := <-done:
+		if len(r.Matches) != 0 || r.FilesSearched != 0 {
+			t.Errorf("fifo path: %+v", r)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("grep on a FIFO blocked")
+	}
+	for _, cached := range []bool{false, true} {
+		r, err := Grep(GrepOptions{Pattern: "needle", Path: root, Cache: cached}, nil)
+		mustDo(t, err)
+		if r.FilesSearched != 1 || r.TotalMatches != 1 {
+			t.Errorf("cache %v: %+v", cached, r)
+		}
 	}
 }
