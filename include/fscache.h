@@ -38,12 +38,13 @@
  *   accepted match with `ctx` passed through unchanged and `match_json`
  *   pointing at a JSON object (a GlobMatch or GrepMatch) of `len` bytes,
  *   NUL-terminated. `match_json` is owned by the library and valid only until
- *   the callback returns: copy it if you need it later. The callback may run
- *   on ANY thread, including threads the caller never created, but never on
- *   two threads at once for one call, and every callback of a call has
- *   returned before that call returns. It must be thread-safe with respect to
- *   the rest of the caller's program and must not call back into fscache for
- *   the same call.
+ *   the callback returns: copy it if you need it later. The callback runs on
+ *   the thread that made the call (so a runtime whose callbacks are tied to
+ *   one thread, such as Bun's JSCallback, can receive it), never on two
+ *   threads at once for one call, and every callback of a call has returned
+ *   before that call returns. It must not call back into fscache for the
+ *   same call. A slow callback slows the search down; it never loses a
+ *   match.
  *
  * Cancellation: `cancel` may be NULL. Otherwise it points at caller-owned
  *   memory that must stay valid until the call returns. The library only
@@ -76,7 +77,7 @@ extern "C" {
  * Receives one match. `ctx`: the caller's pointer, passed through.
  * `match_json`: UTF-8 JSON object, NUL-terminated, owned by the library,
  * valid until the callback returns. `len`: its length in bytes, without the
- * NUL. Runs on any thread; see "Callbacks" above.
+ * NUL. Runs on the calling thread; see "Callbacks" above.
  */
 typedef void (*fscache_match_fn)(void *ctx, const char *match_json, size_t len);
 
