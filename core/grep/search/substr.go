@@ -90,26 +90,24 @@ func (f *finder) find(h []byte, from, end int) int {
 		}
 		return -1
 	}
-	// Two cursors, one per case of the rare byte.
-	na, nb := -2, -2
+	// Two cursors, one per case of the rare byte. A cursor that found
+	// nothing is parked at end, so that it is never searched again.
+	na, nb := -1, -1
 	for i := from; i < end; {
 		if na < i {
-			na = -1
+			na = end
 			if j := bytes.IndexByte(h[i+f.r1:end+f.r1], f.c1a); j >= 0 {
 				na = i + j
 			}
 		}
 		if nb < i {
-			nb = -1
+			nb = end
 			if j := bytes.IndexByte(h[i+f.r1:end+f.r1], f.c1b); j >= 0 {
 				nb = i + j
 			}
 		}
-		p := na
-		if p < 0 || nb >= 0 && nb < p {
-			p = nb
-		}
-		if p < 0 {
+		p := min(na, nb)
+		if p >= end {
 			return -1
 		}
 		if c := h[p+f.r2]; (c == f.c2a || c == f.c2b) && f.equal(h[p:p+n]) {
