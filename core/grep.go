@@ -176,7 +176,9 @@ func Grep(o GrepOptions, onMatch func(GrepMatch) error) (res GrepResult, err err
 	if !single {
 		err = g.searchDir(abs)
 	} else if st.Mode().IsRegular() && g.types.match(filepath.Base(abs)) {
-		g.searchFile(abs, abs, make([]byte, 0, 64<<10))
+		buf := getReadBuf()
+		*buf = g.searchFile(abs, abs, *buf)
+		readBufs.Put(buf)
 	}
 	if err == nil {
 		err = tok.Err()
@@ -213,18 +215,13 @@ func (g *grepper) searchDir(abs string) error {
 	key := scancache.Key{Root: root, Hidden: orTrue(g.o.Hidden), Gitignore: orTrue(g.o.Gitignore),
 		SkipNodeModules: skipNM}
 	if !g.o.Cache {
-		var pool sync.Pool
 		return walk.Walk(key.Options(g.tok), func(e walk.Entry) error {
 			if !g.candidate(&e) {
 				return nil
 			}
-			buf, _ := pool.Get().(*[]byte)
-			if buf == nil {
-				b := make([]byte, 0, 64<<10)
-				buf = &b
-			}
+			buf := getReadBuf()
 			*buf = g.searchFile(root+"/"+e.FSPath(), e.Path, *buf)
-			pool.Put(buf)
+			readBufs.Put(buf)
 			return g.tok.Err()
 		})
 	}
@@ -288,7 +285,8 @@ func (g *grepper) searchAll(root string, files []*walk.Entry) error {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			buf := make([]byte, 0, 64<<10)
+			buf := getReadBuf()
+			defer readBufs.Put(buf)
 			for {
 				if g.tok.Err() != nil {
 					return
@@ -300,7 +298,7 @@ func (g *grepper) searchAll(root string, files []*walk.Entry) error {
 				if i >= len(files) {
 					return
 				}
-				buf = g.searchFile(root+"/"+files[i].FSPath(), files[i].Path, buf)
+				*buf = g.searchFile(root+"/"+files[i].FSPath(), files[i].Path, *buf)
 			}
 		}()
 	}
@@ -326,17 +324,28 @@ func (g *grepper) searchFile(abs, display string, buf []byte) []byte {
 			r.count = 1
 		}
 	default:
-		nul := bytes.IndexByte(data, 0)
-		if nul >= 0 && nul < binaryPrefix {
+		if bytes.IndexByte(data[:min(len(data), binaryPrefix)], 0) >= 0 {
 			break // binary: searched, no matches
 		}
+		withLines := g.o.Mode == ModeContent
 		var err error
-		r.matches, r.count, err = g.m.Search(data, g.perFile, g.o.Mode == ModeContent || nul >= 0, nil, g.tok.Check)
+		r.matches, r.count, err = g.m.Search(data, g.perFile, withLines, nil, g.tok.Check)
 		if err != nil {
 			return buf
 		}
-		if nul >= 0 {
-			r.matches, r.count = quitAtBinary(data, nul, r.matches, r.count)
+		// A NUL past the prefix only matters to a file with matches: the
+		// rest of the file is scanned for one only then.
+		if r.count > 0 && len(data) > binaryPrefix {
+			if i := bytes.IndexByte(data[binaryPrefix:], 0); i >= 0 {
+				if !withLines {
+					// quitAtBinary needs the matches' line numbers.
+					r.matches, r.count, err = g.m.Search(data, g.perFile, true, nil, g.tok.Check)
+					if err != nil {
+						return buf
+					}
+				}
+				r.matches, r.count = quitAtBinary(data, binaryPrefix+i, r.matches, r.count)
+			}
 		}
 		if g.o.Mode != ModeContent {
 			r.matches = nil
@@ -389,6 +398,20 @@ func quitAtBinary(data []byte, nul int, matches []search.Match, count int) ([]se
 	return matches, count
 }
 
+// readBufs holds read buffers (*[]byte) shared by all calls: a buffer keeps
+// the size of the largest file it held, so that later files and calls do
+// not grow (allocate, zero and copy) it again.
+var readBufs sync.Pool
+
+// getReadBuf returns a pooled read buffer, or a new one of 64 KiB.
+func getReadBuf() *[]byte {
+	if b, ok := readBufs.Get().(*[]byte); ok {
+		return b
+	}
+	b := make([]byte, 0, 64<<10)
+	return &b
+}
+
 // readFile reads the file at path into buf (grown as needed) with plain
 // system calls: open, read until end of file, close. It skips what os.File
 // adds per file (registering with the poller, a finalizer), which is most
@@ -404,12 +427,28 @@ func readFile(path string, buf []byte) (data []byte, ok bool) {
 	if cap(buf) == 0 {
 		buf = make([]byte, 0, 64<<10)
 	}
+	sized := false
 	for {
 		if len(buf) == cap(buf) {
 			if len(buf) > maxFileSize {
 				return buf, false
 			}
-			buf = slices.Grow(buf, len(buf))
+			grow := len(buf)
+			if !sized {
+				// The file fills the buffer: size it once from fstat
+				// rather than doubling (and copying) repeatedly.
+				sized = true
+				var st syscall.Stat_t
+				if syscall.Fstat(fd, &st) == nil && st.Mode&syscall.S_IFMT == syscall.S_IFREG {
+					if st.Size > maxFileSize {
+						return buf, false
+					}
+					// One byte more, so that the read seeing the end
+					// of the file needs no growth.
+					grow = max(grow, int(st.Size)+1-len(buf))
+				}
+			}
+			buf = slices.Grow(buf, grow)
 		}
 		n, err := syscall.Read(fd, buf[len(buf):cap(buf)])
 		if err == syscall.EINTR {

@@ -24,7 +24,17 @@ type finder struct {
 	c1b    byte // its other case, or c1a
 	c2a    byte
 	c2b    byte
+	// pair selects the vector scan for both rare bytes at once
+	// (findPair), when the rarest byte is common enough that memchr
+	// would stop every few hundred bytes.
+	pair   bool
+	m1, o1 int // the byte at r1, with o1 = 0x20 when it is a folded letter
+	m2, o2 int // the same for r2
 }
+
+// pairThreshold is the probability of the rarest byte above which the
+// pair scan replaces memchr.
+const pairThreshold = 0.002
 
 func newFinder(l lit) *finder {
 	f := &finder{needle: l.s, fold: l.fold}
@@ -47,7 +57,52 @@ func newFinder(l lit) *finder {
 	}
 	f.c1a, f.c1b = cases(l.s[f.r1], l.fold)
 	f.c2a, f.c2b = cases(l.s[f.r2], l.fold)
+	if hasIndexPair && f.r1 != f.r2 && cost(f.r1) > pairThreshold {
+		f.pair = true
+		f.m1, f.o1 = pairMask(f.c1a, f.c1b)
+		f.m2, f.o2 = pairMask(f.c2a, f.c2b)
+	}
 	return f
+}
+
+// pairMask returns the byte to compare with and the mask ORed into the
+// input first, to match byte a or its other case b: a folded letter is
+// compared with its 0x20 bit set, which also admits a few non-letters
+// (rejected by the full comparison).
+func pairMask(a, b byte) (m, o int) {
+	if a != b {
+		return int(a | 0x20), 0x20
+	}
+	return int(a), 0
+}
+
+// findPair is find for pair finders: sixteen positions at a time, it
+// looks for the rarest byte at r1 and the second rarest at r2 together.
+func (f *finder) findPair(h []byte, from, end int) int {
+	n := len(f.needle)
+	for end-from >= 16 {
+		blocks := (end - from) &^ 15
+		// Loads reach from+blocks-1+(n-1) < end+n-1 <= len(h).
+		j := indexPair(&h[from], blocks, f.r1, f.r2, f.m1, f.o1, f.m2, f.o2)
+		if j < 0 {
+			from += blocks
+			break
+		}
+		p := from + j
+		if f.equal(h[p : p+n]) {
+			return p
+		}
+		from = p + 1
+	}
+	for ; from < end; from++ {
+		if c := h[from+f.r1]; c != f.c1a && c != f.c1b {
+			continue
+		}
+		if c := h[from+f.r2]; (c == f.c2a || c == f.c2b) && f.equal(h[from:from+n]) {
+			return from
+		}
+	}
+	return -1
 }
 
 func cases(b byte, fold bool) (byte, byte) {
@@ -75,6 +130,9 @@ func (f *finder) find(h []byte, from, end int) int {
 			return -1
 		}
 		return indexByte2(h[from:end], f.c1a, f.c1b, from)
+	}
+	if f.pair {
+		return f.findPair(h, from, end)
 	}
 	if f.c1a == f.c1b {
 		for i := from; i < end; {

@@ -1,0 +1,54 @@
+package search
+
+import (
+	"bytes"
+	"math/rand"
+	"testing"
+)
+
+// naiveFind is the oracle for finder.find: the first occurrence of needle
+// (ASCII case-folded when fold) starting in [from, end).
+func naiveFind(h []byte, needle string, fold bool, from, end int) int {
+	n := []byte(needle)
+	for i := from; i < end && i+len(n) <= len(h); i++ {
+		s := h[i : i+len(n)]
+		if fold && bytes.EqualFold(s, n) || !fold && bytes.Equal(s, n) {
+			return i
+		}
+	}
+	return -1
+}
+
+// TestFinderAgainstNaive checks every search path of the finder (memchr on
+// a very rare byte, the vectorised two-byte scan on common ones, folded and
+// not) against a naive search, over random haystacks, needles and windows.
+func TestFinderAgainstNaive(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	alphabets := []string{"ab", "abcm MAIN func", "func main()\n\tzqxj", "eeeeeeeeeeeeeeeex"}
+	for iter := 0; iter < 20000; iter++ {
+		alpha := alphabets[iter%len(alphabets)]
+		h := make([]byte, rng.Intn(300))
+		for i := range h {
+			h[i] = alpha[rng.Intn(len(alpha))]
+		}
+		nl := 1 + rng.Intn(6)
+		nb := make([]byte, nl)
+		for i := range nb {
+			nb[i] = alpha[rng.Intn(len(alpha))]
+		}
+		fold := rng.Intn(2) == 0
+		needle := string(nb)
+		if fold {
+			needle = string(bytes.ToLower(nb))
+		}
+		f := newFinder(lit{s: needle, fold: fold})
+		from := rng.Intn(len(h) + 1)
+		end := from + rng.Intn(len(h)-from+1)
+		// find may read past end (but not past len(h)) and only reports
+		// starts before end.
+		want := naiveFind(h, needle, fold, from, end)
+		if got := f.find(h, from, end); got != want {
+			t.Fatalf("find(%q in %q, fold %v, [%d,%d)) = %d, want %d", needle, h, fold, from, end, got, want)
+		}
+	}
+}
