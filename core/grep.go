@@ -238,9 +238,6 @@ func (g *grepper) searchDir(abs string) error {
 	if err != nil {
 		return err
 	}
-	// The cached files are opened by their displayed paths, as the
-	// reference does: a file whose path is not valid UTF-8 cannot be
-	// opened and is skipped, uncounted (measured on pi-natives 14.9.9).
 	return g.searchAll(root, files)
 }
 
@@ -272,10 +269,10 @@ func (g *grepper) candidates(entries []walk.Entry) ([]*walk.Entry, error) {
 	return files, nil
 }
 
-// searchAll searches files with one worker per CPU.
-// Files are opened by their real bytes and reported by their displayed
-// path, as in the walking mode (the reference's cached mode opens the
-// displayed path and so misses files whose names are not UTF-8).
+// searchAll searches files with one worker per CPU. Files are opened by
+// their real bytes and reported by their displayed path, as in the walking
+// mode (the reference's cached mode opens the displayed path and so misses
+// files whose names are not UTF-8: docs/compat.md).
 func (g *grepper) searchAll(root string, files []*walk.Entry) error {
 	workers := min(max(1, numWorkers()), len(files))
 	var next int
