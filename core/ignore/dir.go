@@ -209,7 +209,7 @@ func statMode(path string) (mode uint32, ok bool) {
 	for {
 		err := syscall.Stat(path, &st)
 		if err == nil {
-			return st.Mode, true
+			return uint32(st.Mode), true
 		}
 		if err != syscall.EINTR {
 			return 0, false
