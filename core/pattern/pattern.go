@@ -288,7 +288,3 @@ func latin1(s string) string {
 
 // String returns the pattern as compiled.
 func (m *Matcher) String() string { return m.pattern }
-
-// Mentions reports whether the raw pattern text contains s (used for the
-// node_modules policy).
-func Mentions(p, s string) bool { return strings.Contains(p, s) }

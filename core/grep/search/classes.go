@@ -171,23 +171,6 @@ func (c runeClass) caseFold() runeClass {
 	return c.union(add)
 }
 
-// asciiFold adds the other ASCII case of every ASCII letter in c.
-func (c runeClass) asciiFold() runeClass {
-	var add []runeRange
-	for _, r := range c {
-		for _, lr := range [2]runeRange{{'a', 'z'}, {'A', 'Z'}} {
-			lo, hi := max(r.lo, lr.lo), min(r.hi, lr.hi)
-			if lo <= hi {
-				add = append(add, runeRange{lo ^ 0x20, hi ^ 0x20})
-			}
-		}
-	}
-	if len(add) == 0 {
-		return c
-	}
-	return c.union(add)
-}
-
 func canonBytes(rs []byteRange) byteClass {
 	if len(rs) == 0 {
 		return byteClass{}
