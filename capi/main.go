@@ -72,8 +72,34 @@ type optionsError struct{ error }
 // fence converts a panic into an internal error envelope.
 func fence(out **C.char) {
 	if r := recover(); r != nil {
-		*out = result(nil, &core.Error{Code: core.CodeInternal,
-			Message: fmt.Sprintf("internal error: %v\n%s", r, debug.Stack())})
+		*out = result(nil, panicError(r))
+	}
+}
+
+// panicError describes a recovered panic as an internal error.
+func panicError(r any) error {
+	return &core.Error{Code: core.CodeInternal, Message: fmt.Sprintf("internal error: %v\n%s", r, debug.Stack())}
+}
+
+// spawn runs call on a new goroutine, recovering a panic into an internal
+// error (a panic there would otherwise kill the process); wait blocks until
+// call is done and returns what it returned.
+func spawn(call func() ([]byte, error)) (wait func() ([]byte, error)) {
+	var payload []byte
+	var err error
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		defer func() {
+			if r := recover(); r != nil {
+				err = panicError(r)
+			}
+		}()
+		payload, err = call()
+	}()
+	return func() ([]byte, error) {
+		<-done
+		return payload, err
 	}
 }
 
@@ -132,8 +158,7 @@ func (s *matchSink) close() {
 // and keeping the callbacks here keeps on_match on the calling thread (which
 // Bun's JSCallback, for one, needs).
 //
-// A panic in call is recovered into an internal error: it never reaches C
-// and never kills the process.
+// A panic in call is recovered into an internal error (see spawn).
 func offThread[T any](fn C.fscache_match_fn, ctx unsafe.Pointer, appendMatch func([]byte, T) []byte,
 	call func(cb func(T) error) ([]byte, error)) *C.char {
 	var cb func(T) error
@@ -151,22 +176,12 @@ func offThread[T any](fn C.fscache_match_fn, ctx unsafe.Pointer, appendMatch fun
 			return nil
 		}
 	}
-	var payload []byte
-	var err error
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
+	wait := spawn(func() ([]byte, error) {
 		if matches != nil {
 			defer close(matches)
 		}
-		defer func() {
-			if r := recover(); r != nil {
-				err = &core.Error{Code: core.CodeInternal,
-					Message: fmt.Sprintf("internal error: %v\n%s", r, debug.Stack())}
-			}
-		}()
-		payload, err = call(cb)
-	}()
+		return call(cb)
+	})
 	if matches != nil {
 		s := &matchSink{fn: fn, ctx: ctx}
 		for js := range matches {
@@ -178,8 +193,7 @@ func offThread[T any](fn C.fscache_match_fn, ctx unsafe.Pointer, appendMatch fun
 		}
 		s.close()
 	}
-	<-done
-	return result(payload, err)
+	return result(wait())
 }
 
 //export fscache_glob
@@ -210,11 +224,11 @@ func fscache_fuzzy_find(options *C.char, cancel *C.int32_t) (out *C.char) {
 	if err != nil {
 		return result(nil, optionsError{err})
 	}
-	return offThread(nil, nil, func(b []byte, _ struct{}) []byte { return b },
-		func(func(struct{}) error) ([]byte, error) {
-			r, err := core.FuzzyFind(o)
-			return appendFuzzyResult(nil, r), err
-		})
+	// Off the calling thread for the same reason as offThread.
+	return result(spawn(func() ([]byte, error) {
+		r, err := core.FuzzyFind(o)
+		return appendFuzzyResult(nil, r), err
+	})())
 }
 
 //export fscache_grep
