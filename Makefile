@@ -8,7 +8,7 @@ LIB     := build/libfscache.so
 GO_SRC  := $(shell find core capi -name '*.go' -not -name '*_test.go') go.mod go.sum
 CTEST   := build/fscache_ctest
 
-.PHONY: all build lib test vet gotest ctest bench fmt clean go-deps
+.PHONY: all build lib test vet gotest ctest bench fmt clean go-deps ci-extra
 
 all: build
 
@@ -38,10 +38,17 @@ gotest:
 
 -include bindings/node/node.mk
 -include conformance/conformance.mk
+# Each concern adds its own fragment in mk/ (packaging, sanitizers, fuzzing,
+# benchmarks) and hooks into `test`, `bench` and CI through TEST_EXTRA,
+# BENCH_EXTRA and CI_EXTRA.
+-include $(sort $(wildcard mk/*.mk))
 
 build: $(LIB) $(NODE_ADDON)
 
-test: vet gotest ctest $(NODE_TESTS)
+test: vet gotest ctest $(NODE_TESTS) $(TEST_EXTRA)
+
+# What .ci/run runs after `make test` and `make conformance`.
+ci-extra: $(CI_EXTRA)
 
 # Benchmarks: Go benchmarks (the walk against fastwalk alone, fresh and cached
 # glob/fuzzyFind, the grep engine), then fscache against the reference through
@@ -50,6 +57,7 @@ test: vet gotest ctest $(NODE_TESTS)
 bench: build $(CONF_REF)
 	FS_SCAN_CACHE_TTL_MS=600000 $(GO) test -run '^$$' -bench . -benchmem -count 1 ./core/...
 	FSCACHE_NODE_ADDON=$(abspath $(NODE_ADDON)) $(NODE) bindings/node/bench/compare.mjs --ref $(CONF_REF)
+	@$(if $(BENCH_EXTRA),$(MAKE) --no-print-directory $(BENCH_EXTRA))
 
 clean:
 	rm -rf build

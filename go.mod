@@ -1,11 +1,13 @@
 module github.com/fscache/fscache
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/bmatcuk/doublestar/v4 v4.10.4
 	github.com/charlievieth/fastwalk v1.0.14
+	github.com/dlclark/regexp2 v1.12.0
 	github.com/tidwall/gjson v1.20.0
+	golang.org/x/sys v0.49.0
 )
 
 require (

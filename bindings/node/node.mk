@@ -53,11 +53,14 @@ addon: $(NODE_ADDON)
 # The suites load exactly the addon and library built here.
 NODE_TEST_ENV = FSCACHE_NODE_ADDON=$(abspath $(NODE_ADDON)) FSCACHE_LIB=$(abspath $(LIB))
 
+# Every test/*.test.mjs runs under both Node and Bun.
+NODE_SUITES = $(sort $(patsubst $(NODE_DIR)/%,%,$(wildcard $(NODE_DIR)/test/*.test.mjs)))
+
 test-node: $(NODE_ADDON)
-	cd $(NODE_DIR) && $(NODE_TEST_ENV) $(NODE) --expose-gc --test --test-reporter=spec test/package.test.mjs
+	cd $(NODE_DIR) && $(NODE_TEST_ENV) $(NODE) --expose-gc --test --test-reporter=spec $(NODE_SUITES)
 
 test-bun: $(NODE_ADDON)
-	cd $(NODE_DIR) && $(NODE_TEST_ENV) $(BUN) test ./test/package.test.mjs
+	cd $(NODE_DIR) && $(NODE_TEST_ENV) $(BUN) test $(addprefix ./,$(NODE_SUITES))
 
 test-ffi: $(LIB) $(NODE_STAMP)
 	cd $(NODE_DIR) && $(NODE_TEST_ENV) $(BUN) test ./test/ffi.bun.test.ts

@@ -35,10 +35,18 @@ func (k Key) Options(tok *cancel.Token) walk.Options {
 		SkipNodeModules: k.SkipNodeModules, FollowLinks: k.FollowLinks, Full: k.Full, Cancel: tok}
 }
 
-// Snapshot is one completed scan. It must not be modified once published.
+// Snapshot is one completed scan. It must not be modified once published:
+// a change produces a new Snapshot, made with NewSnapshot.
 type Snapshot struct {
 	Entries []walk.Entry
 	Created time.Time
+}
+
+// NewSnapshot wraps entries (sorted by path, owned by the snapshot from now
+// on) as a snapshot created at created. Every snapshot is made here, so that
+// anything derived from the entries is set up in one place.
+func NewSnapshot(entries []walk.Entry, created time.Time) *Snapshot {
+	return &Snapshot{Entries: entries, Created: created}
 }
 
 // Policy is the cache's global configuration.
@@ -191,7 +199,7 @@ func (c *Cache) fresh(k Key, tok *cancel.Token) (*Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Snapshot{Entries: entries, Created: c.now()}, nil
+	return NewSnapshot(entries, c.now()), nil
 }
 
 // store inserts s and evicts the oldest entries past MaxEntries. c.mu held.
