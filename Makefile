@@ -5,7 +5,13 @@
 GO      ?= go
 CC      ?= cc
 LIB     := build/libfscache.so
-GO_SRC  := $(shell find core capi -name '*.go' -not -name '*_test.go') go.mod go.sum
+GO_SRC  := $(shell find core capi -name '*.go' -not -name '*_test.go') go.mod go.sum VERSION
+# The one version number: VERSION stamps the library (fscache_version()), the
+# npm packages and the pkg-config file. The soname's major is its first part.
+VERSION := $(shell cat VERSION)
+SOMAJOR := $(firstword $(subst ., ,$(VERSION)))
+SONAME  := libfscache.so.$(SOMAJOR)
+GO_LDFLAGS = -X main.version=$(VERSION) -extldflags=-Wl,-soname,$(SONAME)
 CTEST   := build/fscache_ctest
 
 .PHONY: all build lib test vet gotest ctest bench fmt clean go-deps ci-extra
@@ -17,10 +23,13 @@ go-deps:
 
 lib: $(LIB)
 
+# The library carries its soname; programs and the addon linked to it look
+# for $(SONAME), a link to it beside the file.
 $(LIB): $(GO_SRC)
 	@mkdir -p build
-	$(GO) build -buildmode=c-shared -o $@ ./capi
+	$(GO) build -buildmode=c-shared -ldflags '$(GO_LDFLAGS)' -o $@ ./capi
 	@rm -f build/libfscache.h
+	ln -sf libfscache.so build/$(SONAME)
 
 # The C ABI test: the header with strict C99 warnings, linked to the library.
 $(CTEST): capi/ctest/fscache_test.c include/fscache.h $(LIB)

@@ -14,16 +14,13 @@ typedef void (*fscache_match_fn)(void *ctx, const char *match_json, size_t len);
 static void fscache_call_match(fscache_match_fn fn, void *ctx, const char *json, size_t len) {
 	fn(ctx, json, len);
 }
-
-static const char fscache_version_string[] = "0.1.0";
-
-static const char *fscache_version_ptr(void) { return fscache_version_string; }
 */
 import "C"
 
 import (
 	"fmt"
 	"runtime/debug"
+	"sync"
 	"sync/atomic"
 	"unsafe"
 
@@ -265,7 +262,16 @@ func fscache_free(p *C.char) {
 	}
 }
 
+// version is fscache's version, stamped at link time from the VERSION file
+// at the repository root (-ldflags "-X main.version=..."); a build that was
+// not stamped says so.
+var version = "0.0.0-unstamped"
+
+// versionC is version as a C string, made once and kept for the life of the
+// process: fscache_version() hands out a static string.
+var versionC = sync.OnceValue(func() *C.char { return C.CString(version) })
+
 //export fscache_version
 func fscache_version() *C.char {
-	return (*C.char)(unsafe.Pointer(C.fscache_version_ptr()))
+	return versionC()
 }

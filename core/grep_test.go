@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -139,7 +138,7 @@ func TestGrepNotUTF8Names(t *testing.T) {
 func TestGrepSpecialFiles(t *testing.T) {
 	root := t.TempDir()
 	fifo := filepath.Join(root, "fifo")
-	mustDo(t, syscall.Mkfifo(fifo, 0o644))
+	mustDo(t, mkfifo(fifo))
 	mustDo(t, os.WriteFile(filepath.Join(root, "a.txt"), []byte("needle\n"), 0o644))
 	done := make(chan GrepResult, 1)
 	go func() {

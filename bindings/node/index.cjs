@@ -21,27 +21,75 @@ const path = require("node:path");
 
 /* ---------------------------------------------------------------- loading */
 
+// The platform packages, napi-rs style: fscache-<triple> holds
+// fscache.<triple>.node and the library it loads, and is an optional
+// dependency of this package whose os/cpu/libc fields let npm install only
+// the one that fits.
+function isMusl() {
+  if (process.platform !== "linux") return false;
+  try {
+    const report = process.report && typeof process.report.getReport === "function" ? process.report.getReport() : null;
+    const header = report && (typeof report === "string" ? JSON.parse(report) : report).header;
+    if (header && typeof header.glibcVersionRuntime === "string") return false;
+  } catch {
+    // fall through to the file checks
+  }
+  try {
+    return fs.readFileSync("/usr/bin/ldd", "latin1").includes("musl");
+  } catch {
+    return fs.existsSync(`/lib/ld-musl-${process.arch === "x64" ? "x86_64" : "aarch64"}.so.1`);
+  }
+}
+
+/** The platform triple of this process, as the platform packages name it. */
+function platformTriple() {
+  const { platform, arch } = process;
+  if (platform === "linux") return `linux-${arch}-${isMusl() ? "musl" : "gnu"}`;
+  if (platform === "win32") return `win32-${arch}-msvc`;
+  return `${platform}-${arch}`;
+}
+
 function loadAddon() {
-  const fromEnv = process.env.FSCACHE_NODE_ADDON;
-  const candidates = fromEnv
-    ? [path.resolve(fromEnv)]
-    : [path.join(__dirname, "fscache.node"), path.join(__dirname, "..", "..", "build", "fscache.node")];
+  const triple = platformTriple();
+  const file = `fscache.${triple}.node`;
+  const candidates = [];
+  // 1. An explicit override wins: a local build, a debug build.
+  if (process.env.FSCACHE_NODE_ADDON) candidates.push(["FSCACHE_NODE_ADDON", path.resolve(process.env.FSCACHE_NODE_ADDON)]);
+  // 2. The platform package.
+  const pkg = `fscache-${triple}`;
+  let pkgDir = null;
+  try {
+    pkgDir = path.dirname(require.resolve(`${pkg}/package.json`));
+  } catch (err) {
+    candidates.push([`package ${pkg}`, null, "not installed"]);
+  }
+  if (pkgDir) candidates.push([`package ${pkg}`, path.join(pkgDir, file)]);
+  // 3. A local build: next to this file, then the repository's build/.
+  candidates.push(["next to index.cjs", path.join(__dirname, file)]);
+  candidates.push(["next to index.cjs", path.join(__dirname, "fscache.node")]);
+  candidates.push(["repository build", path.join(__dirname, "..", "..", "build", "fscache.node")]);
   const tried = [];
-  for (const file of candidates) {
-    if (!fs.existsSync(file)) {
-      tried.push(`${file}: not found`);
+  for (const [where, candidate, why] of candidates) {
+    if (!candidate) {
+      tried.push(`${where}: ${why}`);
+      continue;
+    }
+    if (!fs.existsSync(candidate)) {
+      tried.push(`${where}: ${candidate}: not found`);
       continue;
     }
     try {
-      return require(file);
+      return require(candidate);
     } catch (err) {
-      tried.push(`${file}: ${err && err.message}`);
+      tried.push(`${where}: ${candidate}: ${err && err.message}`);
     }
   }
   throw new Error(
-    "fscache: cannot load the native addon (fscache.node). Tried:\n  " +
+    `fscache: no native addon for ${triple} (platform ${process.platform}, arch ${process.arch}). Looked in:\n  ` +
       tried.join("\n  ") +
-      "\nBuild it with `make addon` at the repository root, or point FSCACHE_NODE_ADDON at it.",
+      `\nInstall the platform package (npm install ${pkg}), or build from source: ` +
+      "clone fscache, run `make build` (Go 1.26, a C compiler, Node, npm), then set " +
+      "FSCACHE_NODE_ADDON=/path/to/fscache/build/fscache.node.",
   );
 }
 

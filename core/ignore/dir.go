@@ -155,13 +155,10 @@ func (d *Dir) ChildMarked(name string, marks Marks) *Dir {
 func (d *Dir) load(path string, marks Marks) *Dir {
 	gitIsFile, hasGit := false, false
 	if marks&MarkGit != 0 {
-		var mode uint32
-		if mode, hasGit = statMode(path + "/.git"); hasGit {
-			gitIsFile = mode&syscall.S_IFMT == syscall.S_IFREG
-		}
+		gitIsFile, hasGit = statRegular(path + "/.git")
 	}
 	if !hasGit && marks&MarkJJ != 0 {
-		_, hasGit = statMode(path + "/.jj")
+		_, hasGit = statRegular(path + "/.jj")
 	}
 	var ign, gi, ex *ruleFile
 	if marks&MarkIgnore != 0 {
@@ -203,26 +200,12 @@ func prepend(f *ruleFile, fs []*ruleFile) []*ruleFile {
 	return append(append(out, f), fs...)
 }
 
-// statMode stats path, following symlinks, without allocating an error.
-func statMode(path string) (mode uint32, ok bool) {
-	var st syscall.Stat_t
-	for {
-		err := syscall.Stat(path, &st)
-		if err == nil {
-			return uint32(st.Mode), true
-		}
-		if err != syscall.EINTR {
-			return 0, false
-		}
-	}
-}
-
 // readRuleFile reads and compiles an ignore file whose patterns are
 // relative to dir; nil when missing, unreadable or without rules. Like
 // ripgrep it checks for the file first: a failed stat is cheaper than a
 // failed open, and most directories have no ignore file.
 func readRuleFile(dir, file string) *ruleFile {
-	if _, ok := statMode(file); !ok {
+	if _, ok := statRegular(file); !ok {
 		return nil
 	}
 	data, err := os.ReadFile(file)

@@ -9,7 +9,6 @@ import (
 	"strings"
 	"sync"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -420,7 +419,7 @@ func randomTree(t testing.TB, r *rand.Rand, n int) string {
 			}
 			must(t, os.Symlink(target, full))
 		default:
-			must(t, syscall.Mkfifo(full, 0o644))
+			must(t, mkfifo(full))
 		}
 	}
 	return root

@@ -6,7 +6,6 @@ import (
 	"path/filepath"
 	"strings"
 	"sync/atomic"
-	"syscall"
 	"testing"
 	"time"
 
@@ -139,7 +138,7 @@ func TestLinks(t *testing.T) {
 
 func TestSpecialFilesAreNotEntries(t *testing.T) {
 	root := tree(t, "f")
-	must(t, syscall.Mkfifo(filepath.Join(root, "fifo"), 0o644))
+	must(t, mkfifo(filepath.Join(root, "fifo")))
 	if got := scan(t, Options{Root: root}); got != "f:1" {
 		t.Errorf("got %s", got)
 	}
