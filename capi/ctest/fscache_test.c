@@ -9,7 +9,17 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#ifdef _WIN32
+/* mingw-w64 (make windows): the test's root is made in the working directory. */
+#include <direct.h>
+#include <io.h>
+#define mkdir(path, mode) _mkdir(path)
+static char *mkdtemp(char *tmpl) { return _mktemp(tmpl) && _mkdir(tmpl) == 0 ? tmpl : NULL; }
+#define CTEST_ROOT "fscache-ctest-XXXXXX"
+#else
 #include <unistd.h>
+#define CTEST_ROOT "/tmp/fscache-ctest-XXXXXX"
+#endif
 
 static int failures;
 static int checks;
@@ -86,7 +96,7 @@ static void on_match(void *ctx, const char *json, size_t len) {
 
 int main(void) {
 	char opts[1024];
-	strcpy(root, "/tmp/fscache-ctest-XXXXXX");
+	strcpy(root, CTEST_ROOT);
 	if (!mkdtemp(root)) {
 		perror("mkdtemp");
 		return 2;

@@ -1,0 +1,103 @@
+#!/usr/bin/env node
+// stage-npm.mjs - lays out and packs fscache's npm packages, napi-rs style:
+// one main package (JS entry points and types, no binaries) whose
+// optionalDependencies name one package per platform, and the platform
+// packages built here (the addon as fscache.<triple>.node, and the library it
+// loads, each with os/cpu/libc fields so npm installs only the one that fits).
+//
+//   node packaging/stage-npm.mjs --version V --out DIR \
+//        [--platform TRIPLE=ADDON=LIB[=NAME]]...
+//
+// The main package's files are bindings/node/package.json's "files" (the one
+// list of what the package holds), less the binaries and the addon's C source.
+// Writes DIR/fscache-V.tgz and DIR/fscache-TRIPLE-V.tgz; prints their paths.
+
+import fs from "node:fs";
+import path from "node:path";
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const TOP = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const NODE_DIR = path.join(TOP, "bindings", "node");
+
+/** Every platform pi-natives ships for, with npm's os/cpu/libc values. */
+export const PLATFORMS = {
+  "linux-x64-gnu": { os: ["linux"], cpu: ["x64"], libc: ["glibc"] },
+  "linux-arm64-gnu": { os: ["linux"], cpu: ["arm64"], libc: ["glibc"] },
+  "darwin-x64": { os: ["darwin"], cpu: ["x64"] },
+  "darwin-arm64": { os: ["darwin"], cpu: ["arm64"] },
+  "win32-x64-msvc": { os: ["win32"], cpu: ["x64"] },
+  "win32-arm64-msvc": { os: ["win32"], cpu: ["arm64"] },
+};
+
+function parseArgs(argv) {
+  const o = { platforms: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "--version") o.version = argv[++i];
+    else if (a === "--out") o.out = path.resolve(argv[++i]);
+    else if (a === "--platform") {
+      const [triple, addon, lib, name] = argv[++i].split("=");
+      if (!PLATFORMS[triple]) throw new Error(`unknown platform ${triple}; known: ${Object.keys(PLATFORMS).join(", ")}`);
+      if (!addon || !lib) throw new Error(`--platform wants TRIPLE=ADDON=LIB[=NAME], got ${argv[i]}`);
+      o.platforms.push({ triple, addon: path.resolve(addon), lib: path.resolve(lib), name: name || path.basename(lib) });
+    } else throw new Error(`unknown argument ${a}`);
+  }
+  if (!/^\d+\.\d+\.\d+/.test(o.version || "")) throw new Error(`--version wants a semver, got ${o.version}`);
+  if (!o.out) throw new Error("--out is required");
+  return o;
+}
+
+function pack(dir, out) {
+  const name = execFileSync("npm", ["pack", "--silent", "--pack-destination", out], { cwd: dir, encoding: "utf8" }).trim().split("\n").pop();
+  return path.join(out, name);
+}
+
+function writeJSON(file, value) {
+  fs.writeFileSync(file, JSON.stringify(value, null, 2) + "\n");
+}
+
+function stageMain(o, stage) {
+  const src = JSON.parse(fs.readFileSync(path.join(NODE_DIR, "package.json"), "utf8"));
+  const dir = path.join(stage, "fscache");
+  fs.mkdirSync(dir, { recursive: true });
+  const files = src.files.filter((f) => !/\.(node|so|dylib|dll|c)$/.test(f));
+  for (const f of files) fs.copyFileSync(path.join(NODE_DIR, f), path.join(dir, f));
+  fs.copyFileSync(path.join(TOP, "LICENSE"), path.join(dir, "LICENSE"));
+  const { devDependencies, scripts, ...rest } = src;
+  const optionalDependencies = Object.fromEntries(Object.keys(PLATFORMS).map((t) => [`${src.name}-${t}`, o.version]));
+  writeJSON(path.join(dir, "package.json"), { ...rest, version: o.version, files: [...files, "LICENSE"], optionalDependencies });
+  return pack(dir, o.out);
+}
+
+function stagePlatform(o, stage, p) {
+  const name = `fscache-${p.triple}`;
+  const dir = path.join(stage, name);
+  fs.mkdirSync(dir, { recursive: true });
+  const addon = `fscache.${p.triple}.node`;
+  fs.copyFileSync(p.addon, path.join(dir, addon));
+  fs.copyFileSync(p.lib, path.join(dir, p.name)); // follows a link: the file itself
+  fs.copyFileSync(path.join(TOP, "LICENSE"), path.join(dir, "LICENSE"));
+  fs.writeFileSync(
+    path.join(dir, "README.md"),
+    `# ${name}\n\nThe ${p.triple} binaries of [fscache](https://www.npmjs.com/package/fscache): the Node-API addon and \`${p.name}\`.\nInstall \`fscache\`, not this package: npm picks this one for you.\n`,
+  );
+  writeJSON(path.join(dir, "package.json"), {
+    name,
+    version: o.version,
+    description: `fscache's native addon and library for ${p.triple}`,
+    license: "MIT",
+    main: addon,
+    files: [addon, p.name, "LICENSE", "README.md"],
+    ...PLATFORMS[p.triple],
+    engines: { node: ">=18" },
+  });
+  return pack(dir, o.out);
+}
+
+const o = parseArgs(process.argv.slice(2));
+const stage = path.join(o.out, "npm");
+fs.rmSync(stage, { recursive: true, force: true });
+fs.mkdirSync(stage, { recursive: true });
+const made = [stageMain(o, stage), ...o.platforms.map((p) => stagePlatform(o, stage, p))];
+for (const f of made) console.log(path.relative(process.cwd(), f));

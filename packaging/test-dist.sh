@@ -1,0 +1,111 @@
+#!/usr/bin/env bash
+# test-dist.sh DIST VERSION BUN ARM64_NODE QEMU SYSROOT
+#
+# Installs the packages of `make dist` the way a user does, in temporary
+# projects whose PATH holds only node, npm and bun (no Go, no C compiler),
+# and runs packaging/smoke.mjs against them:
+#   1. linux-x64: as `fscache` and as `@oh-my-pi/pi-natives` (npm alias of
+#      the same tarball), in Node and in Bun; agent code written against
+#      @oh-my-pi/pi-natives type-checks;
+#   2. linux-arm64: the same script under qemu with an arm64 Node;
+#   3. the C SDK: a program built with nothing but
+#      `cc example.c $(pkg-config --cflags --libs fscache)`, from the
+#      archive and from `make install`-style PREFIX, then uninstalled.
+set -euo pipefail
+dist=$(realpath "$1") version=$2 bun=$3 armnode=$4 qemu=$(command -v "$5") sysroot=$6
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(dirname "$here")
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/fscache-dist.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+main_tgz=$dist/fscache-$version.tgz
+x64_tgz=$dist/fscache-linux-x64-gnu-$version.tgz
+arm_tgz=$dist/fscache-linux-arm64-gnu-$version.tgz
+
+# A PATH with node, npm and bun only.
+bin=$tmp/bin
+mkdir -p "$bin"
+ln -s "$(realpath "$(command -v node)")" "$bin/node"
+ln -s "$(realpath "$(command -v npm)")" "$bin/npm"
+ln -s "$(realpath "$bun")" "$bin/bun"
+run() { env -i HOME="$HOME" TMPDIR="${TMPDIR:-/tmp}" PATH="$bin" "$@"; }
+for tool in go cc gcc; do
+	if run sh -c "command -v $tool" >/dev/null 2>&1; then echo "test-dist: $tool is on the test PATH" >&2; exit 1; fi
+done
+
+# project DIR PLATFORM_TGZ [npm flags]: a project depending on fscache under
+# both names. npm picks the platform package from the main package's
+# optionalDependencies, as for a user; an override points that dependency
+# at its tarball (npm would fetch it from the registry by version otherwise).
+project() {
+	local dir=$1 plat=$2 platname
+	shift 2
+	platname=$(basename "$plat" "-$version.tgz")
+	mkdir -p "$dir"
+	cat >"$dir/package.json" <<-EOF
+	{
+	  "name": "fscache-dist-test",
+	  "private": true,
+	  "type": "module",
+	  "dependencies": {
+	    "fscache": "file:$main_tgz",
+	    "@oh-my-pi/pi-natives": "file:$main_tgz"
+	  },
+	  "overrides": { "$platname": "file:$plat" }
+	}
+	EOF
+	cp "$here/smoke.mjs" "$dir/"
+	(cd "$dir" && run npm install --no-audit --no-fund --loglevel=error "$@")
+}
+
+echo "== linux-x64: Node and Bun, as fscache and as @oh-my-pi/pi-natives"
+project "$tmp/x64" "$x64_tgz"
+test -f "$tmp/x64/node_modules/fscache-linux-x64-gnu/fscache.linux-x64-gnu.node"
+for name in fscache @oh-my-pi/pi-natives; do
+	(cd "$tmp/x64" && run node smoke.mjs "$name" && run bun smoke.mjs "$name")
+done
+
+echo "== agent code importing @oh-my-pi/pi-natives type-checks against the installed package"
+sed 's/from "fscache"/from "@oh-my-pi\/pi-natives"/' "$top/bindings/node/test/agent-usage.ts" >"$tmp/x64/agent.ts"
+cat >"$tmp/x64/tsconfig.json" <<EOF
+{
+  "compilerOptions": {
+    "target": "ES2022", "module": "NodeNext", "moduleResolution": "NodeNext", "strict": true,
+    "noEmit": true, "skipLibCheck": false, "types": ["node"], "lib": ["ES2022", "DOM"],
+    "typeRoots": ["$top/bindings/node/node_modules/@types"]
+  },
+  "files": ["agent.ts"]
+}
+EOF
+(cd "$tmp/x64" && run node "$top/bindings/node/node_modules/typescript/bin/tsc" -p tsconfig.json)
+echo "typecheck ok"
+
+echo "== linux-arm64: the arm64 package under qemu with an arm64 Node"
+project "$tmp/arm64" "$arm_tgz" --os=linux --cpu=arm64 --libc=glibc
+test -f "$tmp/arm64/node_modules/fscache-linux-arm64-gnu/fscache.linux-arm64-gnu.node"
+for name in fscache @oh-my-pi/pi-natives; do
+	(cd "$tmp/arm64" && run "$qemu" -L "$sysroot" "$armnode" smoke.mjs "$name")
+done
+
+echo "== C: a program built from pkg-config alone"
+sdk=$tmp/sdk
+mkdir -p "$sdk"
+tar -xzf "$dist/fscache-$version-linux-x64.tar.gz" -C "$sdk"
+pcdir=$sdk/fscache-$version-linux-x64/lib/pkgconfig
+test "$(PKG_CONFIG_PATH=$pcdir pkg-config --modversion fscache)" = "$version"
+# shellcheck disable=SC2046
+cc -o "$tmp/example" "$here/example.c" $(PKG_CONFIG_PATH=$pcdir pkg-config --cflags --libs fscache)
+"$tmp/example" "$here" | grep -q '"path":"example.c"'
+readelf -d "$tmp/example" | grep -q "NEEDED.*libfscache.so.${version%%.*}"
+echo "sdk ok"
+
+prefix=$tmp/prefix
+"$here/install.sh" "$prefix" "$top/build/libfscache.so" "$version"
+# shellcheck disable=SC2046
+cc -o "$tmp/example2" "$here/example.c" $(PKG_CONFIG_PATH=$prefix/lib/pkgconfig pkg-config --cflags --libs fscache)
+"$tmp/example2" "$here" | grep -q "fscache $version"
+"$here/install.sh" --uninstall "$prefix" "$version"
+left=$(find "$prefix" -type f -o -type l)
+test -z "$left" || { echo "uninstall left: $left" >&2; exit 1; }
+echo "install/uninstall ok"
+echo "test-dist: all passed"
