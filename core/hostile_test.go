@@ -2,6 +2,7 @@ package core
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"net"
 	"os"
@@ -513,5 +514,42 @@ func unreadableChild(t *testing.T, root string) {
 	mustDo(t, err)
 	if len(g.Matches)+len(gr.Matches)+gr.FilesSearched+len(fz.Matches) != 0 {
 		t.Errorf("inside the unreadable directory: %+v %+v %+v", g, gr, fz)
+	}
+}
+
+// TestHostileGlobPatterns runs hostile glob patterns through Glob over a
+// small tree: each settles; over-nested braces get the invalid_glob error.
+// Answers as the reference's (14.9.9) over the same tree, but for the last.
+func TestHostileGlobPatterns(t *testing.T) {
+	root := t.TempDir()
+	mkfiles(t, root, "a", "b", strings.Repeat("a", 40), "d/top.txt")
+	for _, c := range []struct {
+		pattern string
+		want    int    // matches
+		err     string // message prefix
+	}{
+		{strings.Repeat("{a,a}", 40), 1, ""},
+		{strings.Repeat("{a,b}", 2000), 0, ""},
+		{strings.Repeat("{a,", 124) + "b" + strings.Repeat("}", 124), 2, ""},
+		{strings.Repeat("{a,", 125) + "b" + strings.Repeat("}", 125), 0, "Invalid glob pattern: error parsing glob '"},
+		{strings.Repeat("{", 10000), 0, ""},
+		// A run of stars is one '*' (top-level names); the reference
+		// fails here ("error building NFA").
+		{strings.Repeat("*", 100000), 4, ""},
+	} {
+		settle(t, fmt.Sprintf("glob %.20q... (%d bytes)", c.pattern, len(c.pattern)), 5*time.Second, func() {
+			r, err := Glob(GlobOptions{Pattern: c.pattern, Path: root}, nil)
+			switch {
+			case c.err != "":
+				var e *Error
+				if !errors.As(err, &e) || e.Code != CodeInvalidGlob || !strings.HasPrefix(e.Message, c.err) {
+					t.Errorf("%.20q: got %v, want an invalid_glob error", c.pattern, err)
+				}
+			case err != nil:
+				t.Errorf("%.20q: %v", c.pattern, err)
+			case r.TotalMatches != c.want:
+				t.Errorf("%.20q: %d matches, want %d", c.pattern, r.TotalMatches, c.want)
+			}
+		})
 	}
 }
