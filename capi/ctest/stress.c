@@ -6,7 +6,7 @@
  * pre-set flag or a short timeout) over a fixture tree with more roots than
  * the cache holds, until both FSCACHE_STRESS_SECONDS (default 20) have
  * passed and FSCACHE_STRESS_CALLS (default 100000) calls were made, or
- * three times those seconds at most. A monitor thread checks that the scan
+ * four times those seconds at most. A monitor thread checks that the scan
  * cache stays within its entry bound. At the end it checks:
  *   - every result was a well-formed envelope with the expected answer (or
  *     the expected "aborted"/"timeout" error for cancelled calls);
@@ -267,7 +267,7 @@ int main(void) {
 		pthread_create(&th[i], NULL, worker, (void *)i);
 	long rss_early = -1, calls_early = 0;
 	double t;
-	while ((t = now() - start) < 3 * seconds) {
+	while ((t = now() - start) < 4 * seconds) {
 		long c = atomic_load(&calls);
 		if (rss_early < 0 && c >= min_calls / 10) {
 			rss_early = rss_kb();
