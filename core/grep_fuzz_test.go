@@ -6,29 +6,10 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"testing"
 	"unicode"
 	"unicode/utf8"
 )
-
-var (
-	fuzzFileOnce sync.Once
-	fuzzFile     string
-)
-
-// fuzzGrepFile returns a file path private to this process (fuzz workers
-// are processes; each runs its inputs one at a time).
-func fuzzGrepFile(t *testing.T) string {
-	fuzzFileOnce.Do(func() {
-		dir, err := os.MkdirTemp("", "fscache-fuzz-grep")
-		if err != nil {
-			t.Fatal(err)
-		}
-		fuzzFile = filepath.Join(dir, "f.txt")
-	})
-	return fuzzFile
-}
 
 // naiveLine formats a valid UTF-8 line as the reference reports it: trailing
 // white space trimmed, then cut to maxCols-3 bytes at a character boundary
@@ -58,11 +39,13 @@ func FuzzGrepShaping(f *testing.F) {
 	f.Add([]byte(strings.Repeat("x a\n", 50)), uint8(0), uint8(7), uint8(9), uint8(2), uint8(2), uint8(0), uint8(2))
 	f.Add([]byte("\n\n\na"), uint8(3), uint8(0), uint8(0), uint8(5), uint8(5), uint8(3), uint8(0))
 	literals := []string{"a", "ab", "é", "x a"}
+	// One file per process: fuzz workers are processes, each running its
+	// inputs one at a time.
+	path := filepath.Join(f.TempDir(), "f.txt")
 	f.Fuzz(func(t *testing.T, data []byte, lit, offset, maxCount, before, after, maxCols, mode uint8) {
 		if len(data) > 1<<16 || bytes.IndexByte(data, 0) >= 0 {
 			return // binary files have their own rule (TestBinaryRule)
 		}
-		path := fuzzGrepFile(t)
 		if err := os.WriteFile(path, data, 0o644); err != nil {
 			t.Fatal(err)
 		}
