@@ -15,6 +15,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 // Hostile trees and I/O: each test builds its tree in a temp dir, runs the
@@ -135,6 +137,47 @@ func TestHostileDeepNesting(t *testing.T) {
 		mustDo(t, err)
 		if len(r.Matches) == 0 || r.Matches[0].Path != deep {
 			t.Errorf("fuzzyFind: %+v", r.Matches[:min(3, len(r.Matches))])
+		}
+	})
+}
+
+// TestHostileBeyondPathMax: 2100 levels, deeper than an absolute path can
+// name (PATH_MAX, 4096 bytes). The walk lists what can be opened by path,
+// down to that limit, without an error, as the reference does (its glob
+// lists the same depth for the same root length); the file at the bottom
+// is out of reach for both.
+func TestHostileBeyondPathMax(t *testing.T) {
+	root := t.TempDir()
+	fd, err := unix.Open(root, unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	mustDo(t, err)
+	for range 2100 {
+		mustDo(t, unix.Mkdirat(fd, "d", 0o755))
+		next, err := unix.Openat(fd, "d", unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		mustDo(t, err)
+		unix.Close(fd)
+		fd = next
+	}
+	f, err := unix.Openat(fd, "deep.txt", unix.O_CREAT|unix.O_WRONLY|unix.O_CLOEXEC, 0o644)
+	mustDo(t, err)
+	unix.Close(f)
+	unix.Close(fd)
+	// Directory k ("d" repeated k times) opens while len(root)+2k < 4096;
+	// its entries are listed.
+	want := (4096-len(root)-1)/2 + 1
+	for _, cached := range []bool{false, true} {
+		settle(t, fmt.Sprintf("glob ** over 2100 levels (cache %v)", cached), 60*time.Second, func() {
+			r, err := Glob(GlobOptions{Pattern: "**", Path: root, Cache: cached}, nil)
+			mustDo(t, err)
+			if n := len(r.Matches); n < want-1 || n > want+1 {
+				t.Errorf("%d entries, want about %d", n, want)
+			}
+		})
+	}
+	settle(t, "grep over 2100 levels", 60*time.Second, func() {
+		r, err := Grep(GrepOptions{Pattern: "needle", Path: root}, nil)
+		mustDo(t, err)
+		if r.FilesSearched != 0 {
+			t.Errorf("grep: %+v", r)
 		}
 	})
 }
