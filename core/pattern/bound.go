@@ -217,17 +217,28 @@ func classMatchesSlash(p string) bool {
 }
 
 // compileRegexp translates a doublestar pattern, as produced by translate,
-// into an anchored regular expression that matches the same paths: '*' and
-// '?' stay within a component, "**/" at the start of a component matches
-// any number of whole components, braces become alternations and classes
+// into an anchored regular expression that matches the same paths as
+// globset: '*' and '?' stay within a component, "**/" at the start of a
+// component matches any number of whole components, braces become
+// alternations without their empty branches (globset drops them: "{,a}b"
+// matches "ab" only; a group of empty branches matches "" and counts as
+// empty in turn), and classes
 // keep doublestar's reading (a negated class matches '/' too).
 func compileRegexp(p string) (*regexp.Regexp, error) {
+	body, _ := regexpSeq(p, 0, false)
+	return regexp.Compile(`(?s)\A` + body + `\z`)
+}
+
+// regexpSeq translates the sequence starting at p[i], up to the end of p
+// or, when inGroup, to the ',' or '}' ending the branch; it returns the
+// expression and the index where it stopped.
+func regexpSeq(p string, i int, inGroup bool) (string, int) {
 	var b strings.Builder
-	b.WriteString(`(?s)\A`)
-	depth := 0
-	for i := 0; i < len(p); {
+	for i < len(p) {
 		c := p[i]
 		switch {
+		case inGroup && (c == ',' || c == '}'):
+			return b.String(), i
 		case c == '*' && strings.HasPrefix(p[i:], "**") && (i == 0 || p[i-1] == '/'):
 			switch {
 			case i+2 == len(p):
@@ -240,37 +251,46 @@ func compileRegexp(p string) (*regexp.Regexp, error) {
 				b.WriteString(`[^/]*`)
 				i += 2
 			}
-			continue
 		case c == '*':
 			b.WriteString(`[^/]*`)
+			i++
 		case c == '?':
 			b.WriteString(`[^/]`)
+			i++
 		case c == '[':
 			end := doublestarClassEnd(p, i)
 			writeClass(&b, p[i+1:end])
 			i = end + 1
-			continue
 		case c == '{':
-			depth++
-			b.WriteString(`(?:`)
-		case c == ',' && depth > 0:
-			b.WriteByte('|')
-		case c == '}' && depth > 0:
-			depth--
-			b.WriteByte(')')
-		case c == '\\' && i+1 < len(p):
-			i++
-			fallthrough
+			var branches []string
+			j := i + 1
+			for {
+				var br string
+				br, j = regexpSeq(p, j, true)
+				if br != "" {
+					branches = append(branches, br)
+				}
+				if j >= len(p) || p[j] == '}' {
+					break
+				}
+				j++ // the ','
+			}
+			// A group of empty branches matches "" and is itself an empty
+			// branch of an enclosing group (globset drops empty regexes).
+			if len(branches) > 0 {
+				b.WriteString(`(?:` + strings.Join(branches, "|") + `)`)
+			}
+			i = j + 1
 		default:
+			if c == '\\' && i+1 < len(p) {
+				i++
+			}
 			r, size := utf8.DecodeRuneInString(p[i:])
 			fmt.Fprintf(&b, `\x{%x}`, r)
 			i += size
-			continue
 		}
-		i++
 	}
-	b.WriteString(`\z`)
-	return regexp.Compile(b.String())
+	return b.String(), i
 }
 
 // writeClass writes the doublestar class body (between '[' and ']') as a

@@ -62,7 +62,8 @@ func FuzzGlob(f *testing.F) {
 
 // TestClassAcrossSlash pins what FuzzGlob found: a negated class matches '/'
 // in globset, so "**/a[!0]b" matches the path "a/b" (the reference's answer
-// over a tree holding a/b), which the last-component shortcut missed.
+// over a tree holding a/b), which the last-component shortcut missed; and
+// the brace quirks, with the reference's answers.
 func TestClassAcrossSlash(t *testing.T) {
 	for _, c := range []struct {
 		pattern, path string
@@ -77,6 +78,14 @@ func TestClassAcrossSlash(t *testing.T) {
 		{"**/*[!a]*", "0/a", true},
 		{"x*{}", "x", true},
 		{"x*{,}", "x", true},
+		// globset drops empty alternatives (found by a random
+		// differential run against the reference).
+		{"{,a}b", "b", false},
+		{"{,a}b", "ab", true},
+		{"{,}b", "b", true},
+		{"{{},a}", "a", true},
+		{"[ab][^/]{,.ts{,c,[ab]}[ab]}", "ab", false},
+		{"a*{d[ab]{,},{{cc}{}x y[!a]}[ab]**,{}}b", "ab", false},
 	} {
 		m, err := Compile(c.pattern)
 		if err != nil {
