@@ -28,9 +28,27 @@ func newDecoder(kind, js string) *decoder {
 		d.obj = gjson.Parse(js)
 		if !d.obj.IsObject() {
 			d.err = fmt.Errorf("%s: expected a JSON object, got %s", kind, typeName(d.obj))
+		} else if k, dup := duplicateKey(d.obj); dup {
+			// gjson reads the first of duplicate keys, JSON.parse the
+			// last: refuse rather than guess which one the caller meant.
+			d.err = fmt.Errorf("%s.%s: duplicate field", kind, k)
 		}
 	}
 	return d
+}
+
+// duplicateKey returns a key that occurs twice in the object obj.
+func duplicateKey(obj gjson.Result) (key string, dup bool) {
+	seen := make(map[string]struct{}, 16)
+	obj.ForEach(func(k, _ gjson.Result) bool {
+		if _, ok := seen[k.Str]; ok {
+			key, dup = k.Str, true
+			return false
+		}
+		seen[k.Str] = struct{}{}
+		return true
+	})
+	return key, dup
 }
 
 func (d *decoder) fail(field, format string, args ...any) {

@@ -132,6 +132,30 @@ void fscache_free(char *p);
  */
 const char *fscache_version(void);
 
+/*
+ * Diagnostics, for tests and troubleshooting (fscache's additions; their
+ * numbers are not a stable interface). Callable from any thread at any
+ * time, including while calls run; they never fail. Only
+ * fscache_debug_goroutine_stacks allocates (the caller frees its result).
+ *
+ * fscache_debug_goroutines: the number of goroutines in the library's Go
+ *   runtime that run or wait for work now: with no call running it returns
+ *   to a small baseline; a count that keeps growing across calls is a leak.
+ *   Not counted: the one goroutine Go keeps parked for each C thread that
+ *   has called into the library, until that thread exits.
+ * fscache_debug_goroutines_total: every goroutine, those included.
+ * fscache_debug_cache_entries: the number of scans the scan cache holds now.
+ * fscache_debug_cache_max_entries: its bound (FS_SCAN_CACHE_MAX_ENTRIES).
+ * fscache_debug_goroutine_stacks: the stacks of every goroutine, as Go's
+ *   runtime.Stack prints them (UTF-8 text, NUL-terminated); the caller owns
+ *   it and frees it with fscache_free(). For finding what a leak holds.
+ */
+int64_t fscache_debug_goroutines(void);
+int64_t fscache_debug_goroutines_total(void);
+int64_t fscache_debug_cache_entries(void);
+int64_t fscache_debug_cache_max_entries(void);
+char *fscache_debug_goroutine_stacks(void);
+
 #ifdef __cplusplus
 }
 #endif

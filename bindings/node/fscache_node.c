@@ -804,6 +804,34 @@ static napi_value js_version(napi_env env, napi_callback_info info) {
   return v;
 }
 
+/* debugStats() -> {goroutines, goroutinesTotal, cacheEntries, cacheMaxEntries}: the C ABI's
+ * diagnostics, for the stress tests (not part of the package's API). */
+static napi_value js_debug_stats(napi_env env, napi_callback_info info) {
+  (void)info;
+  napi_value o, v;
+  CHECK(env, napi_create_object(env, &o), "fscache: debugStats");
+  CHECK(env, napi_create_int64(env, fscache_debug_goroutines(), &v), "fscache: debugStats");
+  CHECK(env, napi_set_named_property(env, o, "goroutines", v), "fscache: debugStats");
+  CHECK(env, napi_create_int64(env, fscache_debug_goroutines_total(), &v), "fscache: debugStats");
+  CHECK(env, napi_set_named_property(env, o, "goroutinesTotal", v), "fscache: debugStats");
+  CHECK(env, napi_create_int64(env, fscache_debug_cache_entries(), &v), "fscache: debugStats");
+  CHECK(env, napi_set_named_property(env, o, "cacheEntries", v), "fscache: debugStats");
+  CHECK(env, napi_create_int64(env, fscache_debug_cache_max_entries(), &v), "fscache: debugStats");
+  CHECK(env, napi_set_named_property(env, o, "cacheMaxEntries", v), "fscache: debugStats");
+  return o;
+}
+
+/* debugGoroutineStacks() -> string: every goroutine's stack (diagnostics). */
+static napi_value js_debug_goroutine_stacks(napi_env env, napi_callback_info info) {
+  (void)info;
+  napi_value v;
+  char *s = fscache_debug_goroutine_stacks();
+  napi_status st = napi_create_string_utf8(env, s ? s : "", NAPI_AUTO_LENGTH, &v);
+  fscache_free(s);
+  CHECK(env, st, "fscache: debugGoroutineStacks");
+  return v;
+}
+
 NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
   addon_data *d = calloc(1, sizeof *d);
   napi_value global, json, parse;
@@ -826,6 +854,8 @@ NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
       {"cancel", NULL, js_cancel, NULL, NULL, NULL, napi_enumerable, NULL},
       {"closeAll", NULL, js_close_all, NULL, NULL, NULL, napi_enumerable, NULL},
       {"version", NULL, js_version, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"debugStats", NULL, js_debug_stats, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"debugGoroutineStacks", NULL, js_debug_goroutine_stacks, NULL, NULL, NULL, napi_enumerable, NULL},
   };
   CHECK(env, napi_define_properties(env, exports, sizeof props / sizeof props[0], props),
         "fscache: cannot define exports");

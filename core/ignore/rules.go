@@ -176,6 +176,9 @@ func parseLine(line string) (rules []rule, white, ok bool) {
 	for _, v := range variants {
 		rv := r
 		classify(&rv, v)
+		if (rv.kind == kBaseProg || rv.kind == kPathProg) && rv.prog == nil {
+			return nil, false, false // too large to match in bounded time
+		}
 		rules = append(rules, rv)
 	}
 	return rules, r.whitelist, true

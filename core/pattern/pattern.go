@@ -5,6 +5,7 @@ package pattern
 
 import (
 	"fmt"
+	"regexp"
 	"strings"
 	"unicode/utf8"
 
@@ -15,6 +16,7 @@ import (
 // '\' becomes '/', a recursive pattern gains a "**/" prefix unless it
 // contains '/', starts with "**" or is an exact brace union of plain names
 // ("{a.txt,b.txt}"), and unbalanced '{' get their closing '}' appended.
+// Nested empty brace groups are then collapsed into one "{}".
 func Normalize(p string, recursive bool) string {
 	p = strings.TrimSpace(p)
 	if p == "" {
@@ -24,7 +26,7 @@ func Normalize(p string, recursive bool) string {
 	if recursive && !strings.Contains(p, "/") && !strings.HasPrefix(p, "**") && !isBraceUnion(p) {
 		p = "**/" + p
 	}
-	return closeBraces(p)
+	return collapseEmptyGroups(closeBraces(p))
 }
 
 // isBraceUnion reports whether p is "{name,name,...}" with plain names only.
@@ -92,6 +94,11 @@ type Matcher struct {
 	bytewise bool
 	// bytePattern and byteBase are pattern and base in that spelling.
 	bytePattern, byteBase string
+	// re, when set, replaces doublestar for the whole pattern: the pattern
+	// has more brace expansions than doublestar can try in reasonable time
+	// (see maxBacktrackExpansions). It is in the byte spelling when
+	// bytewise.
+	re *regexp.Regexp
 }
 
 // Compile validates a normalised pattern. The error text mirrors globset's:
@@ -107,7 +114,8 @@ func Compile(p string) (*Matcher, error) {
 	case strings.HasSuffix(p, "/"):
 		m.never = true
 	}
-	if rest, ok := strings.CutPrefix(m.pattern, "**/"); ok && !strings.ContainsAny(rest, "/{}") && !strings.Contains(rest, "**") {
+	if rest, ok := strings.CutPrefix(m.pattern, "**/"); ok && !strings.ContainsAny(rest, "/{}") && !strings.Contains(rest, "**") &&
+		!classMatchesSlash(rest) {
 		m.base = rest
 		switch {
 		case !strings.ContainsAny(rest, `*?[]\`):
@@ -122,6 +130,21 @@ func Compile(p string) (*Matcher, error) {
 	}
 	if !doublestar.ValidatePattern(m.pattern) {
 		return nil, fmt.Errorf("error parsing glob '%s': invalid pattern", p)
+	}
+	// A class that matches '/' (a negated one) lets a match cross
+	// components, which doublestar's one-star backtracking misses ("**/*[!a]*"
+	// against "0/a"); globset's regular expression does not.
+	if expansions(m.pattern, maxBacktrackExpansions) > maxBacktrackExpansions || braceQuirk(m.pattern) ||
+		classMatchesSlash(m.pattern) {
+		src := m.pattern
+		if m.bytewise {
+			src = m.bytePattern
+		}
+		re, err := compileRegexp(src)
+		if err != nil {
+			return nil, fmt.Errorf("error parsing glob '%s': %v", p, err)
+		}
+		m.re = re
 	}
 	return m, nil
 }
@@ -191,6 +214,9 @@ func translate(p string) string {
 
 // check returns globset's reason for rejecting p, or "" when p is valid.
 func check(p string) string {
+	if r := checkNesting(p); r != "" {
+		return r
+	}
 	depth := 0
 	for i := 0; i < len(p); i++ {
 		switch p[i] {
@@ -243,6 +269,12 @@ func (m *Matcher) Match(rel string) bool {
 	}
 	if m.never {
 		return false
+	}
+	if m.re != nil {
+		if m.bytewise {
+			rel = latin1(rel)
+		}
+		return m.re.MatchString(rel)
 	}
 	if m.bytewise && !ascii(rel) {
 		if m.base != "" {

@@ -1,0 +1,16 @@
+package core
+
+// CacheStats reports the process-wide scan cache's size, for tests and
+// diagnostics (the C ABI's fscache_debug_* functions).
+type CacheStats struct {
+	// Entries is the number of cached scans now.
+	Entries int
+	// MaxEntries is the policy's bound on Entries.
+	MaxEntries int
+}
+
+// DebugCacheStats returns the scan cache's current size and bound.
+func DebugCacheStats() CacheStats {
+	c := scanCache()
+	return CacheStats{Entries: c.Len(), MaxEntries: c.Policy().MaxEntries}
+}
