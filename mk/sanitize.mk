@@ -48,6 +48,7 @@ sanitize-deps: $(SAN_STAMP)
 # The library next to the instrumented programs, for their $ORIGIN rpath.
 $(SAN_DIR)/libfscache.so: $(LIB) $(SAN_STAMP)
 	cp $(LIB) $@
+	ln -sf libfscache.so $(SAN_DIR)/$(SONAME)
 
 $(SAN_DIR)/fscache_ctest: capi/ctest/fscache_test.c include/fscache.h $(SAN_DIR)/libfscache.so
 	$(SAN_CC) -std=c99 -Wall -Wextra -Werror $(SAN_FLAGS) -Iinclude -o $@ $< -L$(SAN_DIR) -lfscache -Wl,-rpath,'$$ORIGIN'
