@@ -60,6 +60,11 @@ type GrepOptions struct {
 	MaxColumns *int
 	// Mode is the output mode.
 	Mode GrepMode
+	// MaxCountPerFile, in content mode, keeps at most that many matches of
+	// each file (0 reads as 1), each file counted up to one past it, so one
+	// hot file cannot use the whole MaxCount (pi-natives 18.2). The count
+	// and filesWithMatches modes ignore it.
+	MaxCountPerFile *int
 	Cancel
 }
 
@@ -108,6 +113,7 @@ type grepper struct {
 	glob    *pattern.Matcher
 	types   typeFilter
 	perFile int // per-file cap, -1 for none
+	hotCap  int // MaxCountPerFile in content mode, 0 for none
 	tok     *cancel.Token
 
 	mu       sync.Mutex
@@ -167,6 +173,12 @@ func Grep(o GrepOptions, onMatch func(GrepMatch) error) (res GrepResult, err err
 		// A file stops after its cap plus one counted match; on a single
 		// file the count mode is capped too.
 		g.perFile = max(1, *o.MaxCount+deref(o.Offset))
+	}
+	if o.Mode == ModeContent && o.MaxCountPerFile != nil {
+		g.hotCap = max(1, *o.MaxCountPerFile)
+		if g.perFile < 0 || g.hotCap < g.perFile {
+			g.perFile = g.hotCap
+		}
 	}
 	if o.Glob != "" {
 		if g.glob, err = pattern.Compile(pattern.Normalize(o.Glob, true)); err != nil {
@@ -521,6 +533,13 @@ func (g *grepper) shape() GrepResult {
 			}
 		}
 		res.LimitReached = limit >= 0 && len(res.Matches) >= limit
+		if g.hotCap > 0 {
+			// As 18.2.3: a file that reached its per-file cap counts as a
+			// limit reached, even when it had no more matches.
+			for _, r := range g.results {
+				res.LimitReached = res.LimitReached || r.count >= g.hotCap
+			}
+		}
 	}
 	return res
 }
