@@ -174,7 +174,8 @@ func Grep(o GrepOptions, onMatch func(GrepMatch) error) (res GrepResult, err err
 		// file the count mode is capped too.
 		g.perFile = max(1, *o.MaxCount+deref(o.Offset))
 	}
-	if o.Mode == ModeContent && o.MaxCountPerFile != nil {
+	if o.Mode == ModeContent && o.MaxCountPerFile != nil && !single {
+		// (a single file is searched with no per-file cap, as in 18.2.3)
 		g.hotCap = max(1, *o.MaxCountPerFile)
 		if g.perFile < 0 || g.hotCap < g.perFile {
 			g.perFile = g.hotCap
@@ -534,10 +535,15 @@ func (g *grepper) shape() GrepResult {
 		}
 		res.LimitReached = limit >= 0 && len(res.Matches) >= limit
 		if g.hotCap > 0 {
-			// As 18.2.3: a file that reached its per-file cap counts as a
-			// limit reached, even when it had no more matches.
+			// As 18.2.3, which streams: a file whose matches reached the
+			// per-file cap sets limitReached unless the offset skipped past
+			// its last kept match (all of it and the ones after).
+			kept, off := 0, deref(g.o.Offset)
 			for _, r := range g.results {
-				res.LimitReached = res.LimitReached || r.count >= g.hotCap
+				kept += len(r.matches)
+				if r.count >= g.hotCap && len(r.matches) > 0 && off <= kept {
+					res.LimitReached = true
+				}
 			}
 		}
 	}

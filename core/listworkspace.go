@@ -75,13 +75,14 @@ const (
 // like pi-natives 18.2's ("Native directory scan failed for <path>: ...").
 func ListWorkspace(o ListWorkspaceOptions) (res ListWorkspaceResult, err error) {
 	res.AgentsMdFiles = []string{}
+	// The root is checked before the cancellation, as 18.2.3 does.
 	tok := o.Cancel.token()
-	if err := tok.Err(); err != nil {
-		return res, asError(err)
-	}
 	root, err := workspaceRoot(o.Path)
 	if err != nil {
 		return res, err
+	}
+	if err := tok.Err(); err != nil {
+		return res, asError(err)
 	}
 	maxDepth := int(o.MaxDepth)
 	// A directory at depth d is descended into when its children may be
@@ -126,12 +127,16 @@ func ListWorkspace(o ListWorkspaceOptions) (res ListWorkspaceResult, err error) 
 			Root:            root,
 			Hidden:          o.Hidden,
 			Gitignore:       orTrue(o.Gitignore),
+			LooseGitignore:  true,
 			SkipNodeModules: true,
 			Cancel:          tok,
 		}
 		err = walk.Walk(wo, func(e walk.Entry) error {
 			d := strings.Count(e.Path, "/") + 1
 			isDir := e.Type == Dir
+			if isDir && workspaceSkipped[pathBase(e.Path)] {
+				return walk.ErrSkipDir // dropped with its subtree, whatever the options
+			}
 			if o.CollectAgentsMd && !isDir && pathBase(e.Path) == AgentsMdName {
 				return nil // reported by agentsIn of its directory
 			}
@@ -171,6 +176,14 @@ func ListWorkspace(o ListWorkspaceOptions) (res ListWorkspaceResult, err error) 
 		res.Entries = []WorkspaceEntry{}
 	}
 	return res, nil
+}
+
+// workspaceSkipped are the directory names 18.2.3's workspace walk always
+// prunes (hidden and gitignore notwithstanding), besides .git and
+// node_modules, which the walk itself prunes.
+var workspaceSkipped = map[string]bool{
+	".next": true, "build": true, "target": true, ".venv": true, ".cache": true,
+	".turbo": true, ".parcel-cache": true, "dist": true, "coverage": true,
 }
 
 func pathBase(p string) string { return p[strings.LastIndexByte(p, '/')+1:] }
