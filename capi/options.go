@@ -213,6 +213,8 @@ func decodeGrep(js string, flag func() bool) (core.GrepOptions, error) {
 		Context:       d.uint("context", maxU32),
 		MaxColumns:    d.uint("maxColumns", maxU32),
 		Cancel:        d.cancel(flag),
+		// pi-natives 18.2
+		MaxCountPerFile: d.uint("maxCountPerFile", maxU32),
 	}
 	switch mode := d.str("mode", false); mode {
 	case "", "content":

@@ -18,17 +18,35 @@ CONF_ADDON   := $(abspath $(dir $(LIB))fscache.node)
 NODE         ?= node
 NPM          ?= npm
 CONFORMANCE_ARGS ?=
+# The second reference: pi-natives 18.2.3, for the cases of what 18.2 added (driver --suite 18;
+# 14.9.9 stays the reference for everything else). Its own arguments: CONFORMANCE18_ARGS, e.g.
+# CONFORMANCE18_ARGS='--filter ^lookaround/' (look-around/backreference cases alone).
+CONF18_VERSION := 18.2.3
+CONF18_SHA256  := 6f121caa4082204d6071241a6e0deedf01b278355f88a6ebcf724eed9dde88bc
+CONF18_REF     := $(CONF_DIR)/.cache/pi-natives-linux-x64-$(CONF18_VERSION)/pi_natives.linux-x64-modern.node
+CONFORMANCE18_ARGS ?=
 
-.PHONY: conformance conformance-self conformance-ref conformance-list
+.PHONY: conformance conformance18 conformance-self conformance-ref conformance-list
 
 $(CONF_REF):
 	NPM=$(NPM) $(CONF_DIR)/fetch-reference.sh $(CONF_VERSION) $@ $(CONF_SHA256)
 
-conformance-ref: $(CONF_REF)
+$(CONF18_REF):
+	NPM=$(NPM) PKG=@oh-my-pi/pi-natives-linux-x64 MEMBER=package/pi_natives.linux-x64-modern.node \
+	  $(CONF_DIR)/fetch-reference.sh $(CONF18_VERSION) $@ $(CONF18_SHA256)
 
-conformance: build $(CONF_REF)
+conformance-ref: $(CONF_REF) $(CONF18_REF)
+
+conformance: build $(CONF_REF) $(CONF18_REF)
 	FSCACHE_NODE_ADDON=$(CONF_ADDON) $(NODE) $(CONF_DIR)/driver.mjs \
 	  --left ref:$(CONF_REF) --right ours:$(CONF_OURS) $(CONFORMANCE_ARGS)
+	FSCACHE_NODE_ADDON=$(CONF_ADDON) $(NODE) $(CONF_DIR)/driver.mjs --suite 18 --out $(CONF_DIR)/out18 \
+	  --left ref:$(CONF18_REF) --right ours:$(CONF_OURS) $(CONFORMANCE18_ARGS)
+
+# Only the 18.2.3 suite.
+conformance18: build $(CONF18_REF)
+	FSCACHE_NODE_ADDON=$(CONF_ADDON) $(NODE) $(CONF_DIR)/driver.mjs --suite 18 --out $(CONF_DIR)/out18 \
+	  --left ref:$(CONF18_REF) --right ours:$(CONF_OURS) $(CONFORMANCE18_ARGS)
 
 conformance-self: $(CONF_REF)
 	$(NODE) $(CONF_DIR)/driver.mjs --left ref:$(CONF_REF) --right ref:$(CONF_REF) $(CONFORMANCE_ARGS)

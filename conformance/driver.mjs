@@ -18,6 +18,7 @@ import { spawn, execFileSync } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { buildShared } from "./lib/fixtures.mjs";
 import { allCases } from "./lib/cases/index.mjs";
+import { allCases18 } from "./lib/cases18/index.mjs";
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 const ROOT = path.dirname(HERE);
@@ -41,6 +42,7 @@ function parseArgs(argv) {
     else if (a === "--max-print") o.maxPrint = Number(next());
     else if (a === "--max-full") o.maxFull = Number(next());
     else if (a === "--compat") o.compat = path.resolve(next());
+    else if (a === "--suite") o.suite = next(); // "14" (default) or "18": the cases of pi-natives 18.2's additions
     else throw new Error(`unknown argument ${a}`);
   }
   const abs = (spec) => {
@@ -161,7 +163,7 @@ async function pool(items, n, fn) {
 async function main() {
   const o = parseArgs(process.argv.slice(2));
   const t0 = Date.now();
-  let cases = allCases();
+  let cases = o.suite === "18" ? allCases18() : allCases();
   const ids = new Set();
   for (const c of cases) {
     if (ids.has(c.id)) throw new Error(`duplicate case id ${c.id}`);

@@ -7,13 +7,16 @@ version=$1
 dest=$2
 want=${3:-}
 npm=${NPM:-npm}
-member=package/native/pi_natives.linux-x64-modern.node
+# PKG and MEMBER name another package and tarball member (the 18.2.3 reference lives in
+# @oh-my-pi/pi-natives-linux-x64, at package/pi_natives.linux-x64-modern.node).
+pkg=${PKG:-@oh-my-pi/pi-natives}
+member=${MEMBER:-package/native/pi_natives.linux-x64-modern.node}
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/fscache-ref.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT INT TERM
 
-echo "conformance: fetching @oh-my-pi/pi-natives@$version (npm pack, ~150 MB) ..." >&2
-(cd "$tmp" && "$npm" pack --silent --cache "$tmp/npm-cache" --pack-destination "$tmp" "@oh-my-pi/pi-natives@$version" >/dev/null)
+echo "conformance: fetching $pkg@$version (npm pack, ~85-150 MB) ..." >&2
+(cd "$tmp" && "$npm" pack --silent --cache "$tmp/npm-cache" --pack-destination "$tmp" "$pkg@$version" >/dev/null)
 tgz=$(ls "$tmp"/*.tgz)
 tar -xzf "$tgz" -C "$tmp" "$member"
 rm -f "$tgz"

@@ -30,7 +30,7 @@ async function loadImpl(spec) {
     const ns = await import(pathToFileURL(file).href);
     // Accept both named ESM exports and a default export object.
     const m = {};
-    for (const k of ["glob", "fuzzyFind", "grep", "invalidateFsScanCache", "FileType", "GrepOutputMode"])
+    for (const k of ["glob", "fuzzyFind", "grep", "invalidateFsScanCache", "FileType", "GrepOutputMode", "listWorkspace"])
       m[k] = ns[k] ?? ns.default?.[k];
     return m;
   }
@@ -66,6 +66,8 @@ function unsubst(v) {
 
 const KNOWN_PREFIXES = ["Path not found:", "Search path must be a directory", "Invalid glob pattern:", "Regex error:", "Aborted: Timeout", "Aborted: Signal"];
 export function errorPrefix(msg) {
+  // 18.2.x prefixes every failure with napi-rs's status ("GenericFailure, Aborted: Signal").
+  msg = msg.replace(/^GenericFailure, /, "");
   for (const p of KNOWN_PREFIXES) if (msg.startsWith(p)) return p;
   const i = msg.indexOf(":");
   return i >= 0 ? msg.slice(0, i + 1) : msg;

@@ -59,6 +59,11 @@ type GrepOptions struct {
 	MaxColumns *int
 	// Mode is the output mode.
 	Mode GrepMode
+	// MaxCountPerFile, in content mode, keeps at most that many matches of
+	// each file (0 reads as 1), each file counted up to one past it, so one
+	// hot file cannot use the whole MaxCount (pi-natives 18.2). The count
+	// and filesWithMatches modes ignore it.
+	MaxCountPerFile *int
 	Cancel
 }
 
@@ -107,6 +112,7 @@ type grepper struct {
 	glob    *pattern.Matcher
 	types   typeFilter
 	perFile int // per-file cap, -1 for none
+	hotCap  int // MaxCountPerFile in content mode, 0 for none
 	tok     *cancel.Token
 
 	mu       sync.Mutex
@@ -166,6 +172,13 @@ func Grep(o GrepOptions, onMatch func(GrepMatch) error) (res GrepResult, err err
 		// A file stops after its cap plus one counted match; on a single
 		// file the count mode is capped too.
 		g.perFile = max(1, *o.MaxCount+deref(o.Offset))
+	}
+	if o.Mode == ModeContent && o.MaxCountPerFile != nil && !single {
+		// (a single file is searched with no per-file cap, as in 18.2.3)
+		g.hotCap = max(1, *o.MaxCountPerFile)
+		if g.perFile < 0 || g.hotCap < g.perFile {
+			g.perFile = g.hotCap
+		}
 	}
 	if o.Glob != "" {
 		if g.glob, err = pattern.Compile(pattern.Normalize(o.Glob, true)); err != nil {
@@ -468,6 +481,18 @@ func (g *grepper) shape() GrepResult {
 			}
 		}
 		res.LimitReached = limit >= 0 && len(res.Matches) >= limit
+		if g.hotCap > 0 {
+			// As 18.2.3, which streams: a file whose matches reached the
+			// per-file cap sets limitReached unless the offset skipped past
+			// its last kept match (all of it and the ones after).
+			kept, off := 0, deref(g.o.Offset)
+			for _, r := range g.results {
+				kept += len(r.matches)
+				if r.count >= g.hotCap && len(r.matches) > 0 && off <= kept {
+					res.LimitReached = true
+				}
+			}
+		}
 	}
 	return res
 }

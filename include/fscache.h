@@ -111,6 +111,30 @@ char *fscache_grep(const char *options_json, fscache_match_fn on_match, void *ct
                    const volatile int32_t *cancel);
 
 /*
+ * listWorkspace (pi-natives 18.2): one walk of options.path returning the
+ * entries up to options.maxDepth (root children are depth 1) and, with
+ * options.collectAgentsMd, the AGENTS.md files of the directories at depth
+ * 1..4 (capped at 200, even when an ignore rule names the file, never inside
+ * pruned directories).
+ * options_json: ListWorkspaceOptions as JSON (borrowed, UTF-8):
+ *   {"path": string, "maxDepth": number, "hidden"?: bool (false),
+ *    "gitignore"?: bool (true), "collectAgentsMd"?: bool (false),
+ *    "timeoutMs"?: number}.
+ * cancel: optional flag (borrowed; read from other threads while the call
+ * runs, so it must stay valid until the call returns); a non-zero value
+ * ends the call with "Aborted: Signal". timeoutMs ends it with
+ * "Aborted: Timeout".
+ * Runs on the calling thread (the walk itself on library threads); no
+ * callback. Returns {"ok": {"entries": [{"path", "fileType", "mtime",
+ * "size"?}], "agentsMdFiles": [string], "truncated": bool}} (entries and
+ * agentsMdFiles sorted by path, UTF-8; mtime in ms with a fractional part)
+ * or an error envelope (a missing or non-directory path reads
+ * "Native directory scan failed for <path>: ..."); the caller owns the
+ * string and frees it with fscache_free().
+ */
+char *fscache_list_workspace(const char *options_json, const volatile int32_t *cancel);
+
+/*
  * Drops scan-cache entries. path_or_null: a UTF-8 path (borrowed), relative
  * paths resolve against the current working directory; every cached scan
  * whose root contains the path is dropped (the path need not exist any
@@ -120,8 +144,8 @@ char *fscache_grep(const char *options_json, fscache_match_fn on_match, void *ct
 void fscache_invalidate(const char *path_or_null);
 
 /*
- * Releases a string returned by fscache_glob, fscache_fuzzy_find or
- * fscache_grep. NULL is a no-op. Freeing any other pointer, or the same one
+ * Releases a string returned by fscache_glob, fscache_fuzzy_find,
+ * fscache_grep or fscache_list_workspace. NULL is a no-op. Freeing any other pointer, or the same one
  * twice, is undefined behaviour.
  */
 void fscache_free(char *p);

@@ -10,6 +10,7 @@
  *   glob(optionsJson, onMatch?, token?)   -> Promise<GlobResult>
  *   fuzzyFind(optionsJson, token?)        -> Promise<FuzzyFindResult>
  *   grep(optionsJson, onMatch?, token?)   -> Promise<GrepResult>
+ *   listWorkspace(optionsJson, token?)    -> Promise<ListWorkspaceResult>
  *   invalidate(path?)                     -> undefined (synchronous)
  *   createCancelToken()                   -> opaque token
  *   cancel(token)                         -> undefined (sets the token's flag)
@@ -219,7 +220,7 @@ static napi_value js_cancel(napi_env env, napi_callback_info info) {
 /* ------------------------------------------------------------------------ */
 /* Calls                                                                     */
 
-typedef enum { OP_GLOB, OP_FUZZY, OP_GREP } op_kind;
+typedef enum { OP_GLOB, OP_FUZZY, OP_GREP, OP_LIST } op_kind;
 
 typedef struct call call;
 
@@ -471,6 +472,7 @@ static void execute(napi_env env, void *data) {
     case OP_GLOB: c->result = fscache_glob(c->options, cb, c, cancel); break;
     case OP_FUZZY: c->result = fscache_fuzzy_find(c->options, cancel); break;
     case OP_GREP: c->result = fscache_grep(c->options, cb, c, cancel); break;
+    case OP_LIST: c->result = fscache_list_workspace(c->options, cancel); break;
   }
   list_remove(c);
   if (streaming) {
@@ -685,8 +687,9 @@ static napi_value start_call(napi_env env, napi_callback_info info, op_kind op) 
   napi_value argv[3] = {NULL, NULL, NULL};
   CHECK(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL), "fscache: bad call");
   napi_value opts = argv[0];
-  napi_value fn = op == OP_FUZZY ? NULL : argv[1];
-  napi_value tok = op == OP_FUZZY ? argv[1] : argv[2];
+  const int no_cb = op == OP_FUZZY || op == OP_LIST; /* (optionsJson, token?) */
+  napi_value fn = no_cb ? NULL : argv[1];
+  napi_value tok = no_cb ? argv[1] : argv[2];
 
   napi_valuetype t = napi_undefined;
   if (argc < 1 || napi_typeof(env, opts, &t) != napi_ok || t != napi_string)
@@ -723,7 +726,7 @@ static napi_value start_call(napi_env env, napi_callback_info info, op_kind op) 
     return fail(env, "fscache: cannot read the options");
   }
 
-  static const char *names[] = {"fscache.glob", "fscache.fuzzyFind", "fscache.grep"};
+  static const char *names[] = {"fscache.glob", "fscache.fuzzyFind", "fscache.grep", "fscache.listWorkspace"};
   napi_value name, promise;
   c->refs = 1; /* the promise's */
   if (napi_create_string_utf8(env, names[op], NAPI_AUTO_LENGTH, &name) != napi_ok ||
@@ -763,6 +766,9 @@ static napi_value js_fuzzy_find(napi_env env, napi_callback_info info) {
 }
 static napi_value js_grep(napi_env env, napi_callback_info info) {
   return start_call(env, info, OP_GREP);
+}
+static napi_value js_list_workspace(napi_env env, napi_callback_info info) {
+  return start_call(env, info, OP_LIST);
 }
 
 /* invalidate(path?) -- synchronous. */
@@ -849,6 +855,7 @@ NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
       {"glob", NULL, js_glob, NULL, NULL, NULL, napi_enumerable, NULL},
       {"fuzzyFind", NULL, js_fuzzy_find, NULL, NULL, NULL, napi_enumerable, NULL},
       {"grep", NULL, js_grep, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"listWorkspace", NULL, js_list_workspace, NULL, NULL, NULL, napi_enumerable, NULL},
       {"invalidate", NULL, js_invalidate, NULL, NULL, NULL, napi_enumerable, NULL},
       {"createCancelToken", NULL, js_create_cancel_token, NULL, NULL, NULL, napi_enumerable, NULL},
       {"cancel", NULL, js_cancel, NULL, NULL, NULL, napi_enumerable, NULL},

@@ -208,6 +208,15 @@ const SCHEMAS = {
     context: "u32",
     maxColumns: "u32",
     mode: "mode",
+    maxCountPerFile: "u32",
+    timeoutMs: "u32",
+  },
+  ListWorkspaceOptions: {
+    path: "string!",
+    maxDepth: "u32!",
+    hidden: "bool",
+    gitignore: "bool",
+    collectAgentsMd: "bool",
     timeoutMs: "u32",
   },
 };
@@ -259,10 +268,25 @@ function checkOnMatch(fnName, onMatch) {
   return onMatch;
 }
 
+/* A call cancelled by its AbortSignal rejects with this: an Error named
+ * "AbortError" (how the agent's tools recognise aborts, as pi-natives'
+ * newest tests expect) whose message stays "Aborted: Signal". */
 function abortedError() {
   const err = new Error("Aborted: Signal");
+  err.name = "AbortError";
   err.code = "aborted";
   return err;
+}
+
+/* The rejection of a call whose signal fired: the library's own
+ * "Aborted: Signal" error renamed, or, when the signal fired after the
+ * native work finished but before the promise settled, a fresh one. */
+function asAbortError(err) {
+  if (err instanceof Error && err.message === "Aborted: Signal") {
+    err.name = "AbortError";
+    return err;
+  }
+  return abortedError();
 }
 
 /*
@@ -319,10 +343,12 @@ function run(shaped, start) {
   return promise.then(
     (value) => {
       unwatch(signal, token);
+      if (signal.aborted) throw abortedError();
       return value;
     },
     (err) => {
       unwatch(signal, token);
+      if (signal.aborted) throw asAbortError(err);
       throw err;
     },
   );
@@ -345,6 +371,12 @@ function grep(options, onMatch) {
   const shaped = shapeOptions("grep", "GrepOptions", options);
   const cb = checkOnMatch("grep", onMatch);
   return run(shaped, (json, token) => native.grep(json, cb, token));
+}
+
+/** One walk of a workspace: entries up to maxDepth plus AGENTS.md files (pi-natives 18.2). */
+function listWorkspace(options) {
+  const shaped = shapeOptions("listWorkspace", "ListWorkspaceOptions", options);
+  return run(shaped, (json, token) => native.listWorkspace(json, token));
 }
 
 function invalidateFsScanCache(path) {
@@ -371,5 +403,6 @@ module.exports = {
   glob,
   grep,
   invalidateFsScanCache,
+  listWorkspace,
   version,
 };

@@ -8,4 +8,5 @@ export const fuzzyFind = impl.fuzzyFind;
 export const glob = impl.glob;
 export const grep = impl.grep;
 export const invalidateFsScanCache = impl.invalidateFsScanCache;
+export const listWorkspace = impl.listWorkspace;
 export const version = impl.version;

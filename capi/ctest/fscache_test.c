@@ -182,6 +182,45 @@ int main(void) {
 	snprintf(opts, sizeof opts, "{\"pattern\":\"*\",\"path\":\"%s\",\"fileType\":7}", root);
 	expect_error(fscache_glob(opts, NULL, NULL, NULL), "invalid_options", "GlobOptions.fileType:", "bad fileType");
 
+	/* list workspace (pi-natives 18.2): entries to maxDepth, AGENTS.md files,
+	 * errors, cancel flag, bad input */
+	make_dir("docs");
+	write_file("docs/AGENTS.md", "agents\n");
+	write_file(".gitignore", "docs/AGENTS.md\n");
+	snprintf(opts, sizeof opts, "{\"path\":\"%s\",\"maxDepth\":1}", root);
+	res = fscache_list_workspace(opts, NULL);
+	CHECK(res && strstr(res, "\"path\":\"src/main.c\"") == NULL, "list workspace depth 1: %s", res);
+	CHECK(res && strstr(res, "\"agentsMdFiles\":[],\"truncated\":false}") != NULL, "list workspace tail: %s", res);
+	expect_ok(res, "{\"ok\":{\"entries\":[{\"path\":\"NEW.md\",\"fileType\":1,\"mtime\":", "list workspace");
+	snprintf(opts, sizeof opts, "{\"path\":\"%s\",\"maxDepth\":2,\"collectAgentsMd\":true}", root);
+	res = fscache_list_workspace(opts, NULL);
+	CHECK(res && strstr(res, "\"path\":\"src/deep/notes.md\"") == NULL, "list workspace depth 2: %s", res);
+	CHECK(res && strstr(res, "\"path\":\"docs/AGENTS.md\",\"fileType\":1") != NULL, "gitignored AGENTS.md entry: %s", res);
+	expect_ok(res, "\"agentsMdFiles\":[\"docs/AGENTS.md\"]", "list workspace agents");
+	flag = 1;
+	snprintf(opts, sizeof opts, "{\"path\":\"%s\",\"maxDepth\":3}", root);
+	expect_error(fscache_list_workspace(opts, &flag), "aborted", "Aborted: Signal", "list workspace cancelled");
+	flag = 0;
+	expect_error(fscache_list_workspace("{\"path\":\"/definitely/not/here\",\"maxDepth\":1}", NULL), "path_not_found",
+		     "Native directory scan failed for /definitely/not/here: Path not found: No such file or directory (os error 2)",
+		     "list workspace missing root");
+	snprintf(opts, sizeof opts, "{\"path\":\"%s/README.md\",\"maxDepth\":1}", root);
+	expect_error(fscache_list_workspace(opts, NULL), "not_a_directory", "Native directory scan failed for ", "list workspace file root");
+	expect_error(fscache_list_workspace(NULL, NULL), "invalid_options", "options_json is NULL", "list workspace NULL");
+	expect_error(fscache_list_workspace("{\"path\":\".\"}", NULL), "invalid_options", "ListWorkspaceOptions.maxDepth: missing", "missing maxDepth");
+	expect_error(fscache_list_workspace("{\"path\":\".\",\"maxDepth\":true}", NULL), "invalid_options", "ListWorkspaceOptions.maxDepth: expected a number", "bad maxDepth");
+
+	/* grep maxCountPerFile (pi-natives 18.2): one match per file, each
+	 * counted up to one past the cap */
+	write_file("two.c", "main one\nmain two\nmain three\n");
+	snprintf(opts, sizeof opts, "{\"pattern\":\"main\",\"path\":\"%s\",\"maxCountPerFile\":1}", root);
+	res = fscache_grep(opts, NULL, NULL, NULL);
+	CHECK(res && strstr(res, "\"path\":\"two.c\",\"lineNumber\":1,") != NULL, "maxCountPerFile first match: %s", res);
+	CHECK(res && strstr(res, "\"path\":\"two.c\",\"lineNumber\":2,") == NULL, "maxCountPerFile kept a second match: %s", res);
+	expect_ok(res, "\"totalMatches\":5,\"filesWithMatches\":4,\"filesSearched\":", "grep maxCountPerFile");
+	expect_error(fscache_grep("{\"pattern\":\"a\",\"path\":\".\",\"maxCountPerFile\":\"1\"}", NULL, NULL, NULL), "invalid_options",
+		     "GrepOptions.maxCountPerFile: expected a number", "bad maxCountPerFile");
+
 	/* free */
 	fscache_free(NULL);
 

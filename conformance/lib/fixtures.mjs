@@ -137,6 +137,55 @@ export const FIXTURES = {
     t.file(".gitignore", "*.log\n");
   },
 
+  // listWorkspace (pi-natives 18.2): AGENTS.md at every depth, ignored files and directories,
+  // hidden entries, node_modules, a nested repository.
+  ws(t) {
+    t.file(".git/HEAD", "ref: refs/heads/main\n");
+    t.file(".gitignore", "ign/\nsrc/AGENTS.md\n*.log\nbuild\n");
+    t.file("AGENTS.md", "root\n");
+    t.file("README.md", "readme\n");
+    t.file("a.txt", "a\n");
+    t.file("a0", "a0\n");
+    t.file("a/b", "ab\n");
+    t.file("Z.md", "Z\n");
+    t.file("_u", "u\n");
+    t.file("x.log", "log\n");
+    t.file(".env", "e\n");
+    t.file(".hid/AGENTS.md", "h\n");
+    t.file(".hid/x.txt", "h\n");
+    t.file("src/AGENTS.md", "src\n");
+    t.file("src/main.ts", "main\n");
+    t.file("src/deep/AGENTS.md", "deep\n");
+    t.file("src/deep/er/file.ts", "f\n");
+    t.file("src/deep/er/est/AGENTS.md", "est\n");
+    t.file("src/deep/er/est/x/AGENTS.md", "x\n");
+    t.file("src/deep/er/est/x/y/AGENTS.md", "y\n");
+    t.file("src/agents.md", "lower\n");
+    t.file("ign/AGENTS.md", "ign\n");
+    t.file("ign/keep.txt", "k\n");
+    t.file("node_modules/pkg/AGENTS.md", "nm\n");
+    t.file("pkg/node_modules/AGENTS.md", "nm2\n");
+    t.file("pkg/AGENTS.md", "pkg\n");
+    t.file("pkg/build/AGENTS.md", "b\n");
+    t.file("pkg/sub/.gitignore", "AGENTS.md\n*.txt\n");
+    t.file("pkg/sub/AGENTS.md", "s\n");
+    t.file("pkg/sub/n.txt", "n\n");
+    t.file("pkg/sub/m.md", "m\n");
+    t.file("agdir/AGENTS.md/inner.txt", "dir named AGENTS.md\n");
+    t.file("nested/.git/HEAD", "ref: refs/heads/main\n");
+    t.file("nested/.gitignore", "*.tmp\n");
+    t.file("nested/AGENTS.md", "n\n");
+    t.file("nested/x.tmp", "t\n");
+    t.file("nested/y.txt", "y\n");
+    t.file("été/AGENTS.md", "u\n");
+    t.dir("empty");
+  },
+  // more AGENTS.md files than the cap of 200
+  ws_many(t) {
+    for (let i = 1; i <= 230; i++) t.file(`d${i}/AGENTS.md`, `${i}\n`);
+    for (let i = 1; i <= 5; i++) t.file(`d${i}/s/AGENTS.md`, `s${i}\n`);
+  },
+
   names(t) {
     const names = [
       "file with space.txt", " leading-space.txt", "trailing-space.txt ", "br{ace}.txt", "q?mark.txt",

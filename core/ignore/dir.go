@@ -58,6 +58,7 @@ type Dir struct {
 type shared struct {
 	global *ruleFile // relative to cwd
 	cwd    string    // internal form ("" is "/")
+	loose  bool      // NewRootLoose: .gitignore applies outside repositories too
 }
 
 // Marks records which names relevant to ignore handling a directory listing
@@ -182,7 +183,14 @@ func (d *Dir) load(path string, marks Marks) *Dir {
 	if ign != nil {
 		c.ign = prepend(ign, d.ign)
 	}
-	if hasGit {
+	if hasGit && d.shared.loose {
+		// Loose (NewRootLoose): a nested repository brings its own
+		// info/exclude but keeps the .gitignore files above it.
+		c.exclude = ex
+		if gi != nil {
+			c.git = prepend(gi, d.git)
+		}
+	} else if hasGit {
 		// ripgrep stops consulting .gitignore and info/exclude files at the
 		// nearest directory that has a .git.
 		c.git, c.exclude = nil, ex

@@ -64,6 +64,10 @@ type Options struct {
 	// Gitignore honours .gitignore, .ignore, info/exclude and the global
 	// excludes file; when false no ignore file is read.
 	Gitignore bool
+	// LooseGitignore (with Gitignore) reads the root's rules with
+	// ignore.NewRootLoose: .gitignore files below the root apply outside
+	// repositories and across nested ones (pi-natives 18.2's listWorkspace).
+	LooseGitignore bool
 	// SkipNodeModules prunes every entry named node_modules.
 	SkipNodeModules bool
 	// FollowLinks walks links to directories as directories and reports
@@ -109,7 +113,9 @@ func newWalker(o Options) *walker {
 	if w.root == "/" {
 		w.start = 1
 	}
-	if o.Gitignore {
+	if o.Gitignore && o.LooseGitignore {
+		w.rootRules = ignore.NewRootLoose(o.Root)
+	} else if o.Gitignore {
 		w.rootRules = ignore.NewRoot(o.Root)
 	}
 	return w
