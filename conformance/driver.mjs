@@ -33,6 +33,7 @@ function parseArgs(argv) {
     if (a === "--left") o.left = next();
     else if (a === "--right") o.right = next();
     else if (a === "--filter") o.filter = new RegExp(next());
+    else if (a === "--exclude") o.exclude = new RegExp(next()); // drop the cases whose id matches
     else if (a === "--id") (o.ids ??= new Set()).add(next());
     else if (a === "--list") o.list = true;
     else if (a === "--keep") o.keep = true;
@@ -170,6 +171,7 @@ async function main() {
     ids.add(c.id);
   }
   if (o.filter) cases = cases.filter((c) => o.filter.test(c.id));
+  if (o.exclude) cases = cases.filter((c) => !o.exclude.test(c.id));
   if (o.ids) cases = cases.filter((c) => o.ids.has(c.id));
   if (o.list) {
     for (const c of cases) console.log(c.id);

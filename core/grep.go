@@ -488,7 +488,7 @@ func (g *grepper) shape() GrepResult {
 			kept, off := 0, deref(g.o.Offset)
 			for _, r := range g.results {
 				kept += len(r.matches)
-				if r.count >= g.hotCap && len(r.matches) > 0 && off <= kept {
+				if len(r.matches) >= g.hotCap && off <= kept {
 					res.LimitReached = true
 				}
 			}

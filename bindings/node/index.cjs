@@ -13,7 +13,10 @@
  *     keys never reach the JSON), numbers are converted the way Node-API's
  *     u32 conversion does (ToUint32), as the reference does;
  *   - an AbortSignal is wired to a native cancel token; an already-aborted
- *     signal rejects at once with "Aborted: Signal".
+ *     signal rejects at once with "Aborted: Signal"; a call whose signal
+ *     fired rejects with an Error named "AbortError" (see abortedError).
+ *
+ * listWorkspace and grep's maxCountPerFile are pi-natives 18.2's additions.
  */
 
 const fs = require("node:fs");
