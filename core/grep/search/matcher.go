@@ -50,6 +50,7 @@ const (
 	modePure                        // the pattern is a set of strings
 	modeMatchAll                    // every line matches
 	modeNever                       // no line can match
+	modeBacktrack                   // lines are checked by the backtracker
 )
 
 // Matcher is a compiled search. It is immutable and safe for concurrent use
@@ -74,6 +75,11 @@ type Matcher struct {
 	bufPool sync.Pool
 
 	pool sync.Pool
+
+	// bt, when set, is the backtracking engine that runs a pattern with
+	// look-around or backreferences (backtrack.go); the fields above are
+	// then unused.
+	bt *backtracker
 
 	// forceNFA makes Search check every line with the NFA simulation
 	// (tests compare the paths).
@@ -100,6 +106,11 @@ func Compile(o Options) (*Matcher, error) {
 			}
 		}
 		if err != nil {
+			if isBacktrackError(err) {
+				if bt, e := compileBacktrack(o.Pattern, o); e == nil {
+					return newBacktrackMatcher(o, bt), nil
+				}
+			}
 			return nil, &Error{Pattern: o.Pattern, Msg: err.Error()}
 		}
 	}
@@ -313,6 +324,22 @@ func IsBinary(data []byte) bool { return bytes.IndexByte(data, 0) >= 0 }
 // looking at the raw bytes (matches may span lines here, as in the
 // reference's filesWithMatches mode).
 func (m *Matcher) HasMatch(data []byte) bool {
+	ok, _ := m.HasMatchCancel(data, nil)
+	return ok
+}
+
+// HasMatchCancel is HasMatch with the cancel function of Search. Only a
+// pattern on the backtracking engine can fail (a *BudgetError, or the
+// error of cancel); it looks at the data line by line.
+func (m *Matcher) HasMatchCancel(data []byte, cancel func() error) (bool, error) {
+	if m.bt != nil {
+		_, n, err := m.Search(data, 0, false, nil, cancel)
+		return n > 0 && err == nil, err
+	}
+	return m.hasMatch(data), nil
+}
+
+func (m *Matcher) hasMatch(data []byte) bool {
 	switch m.bufMode {
 	case modeMatchAll:
 		return true
