@@ -83,6 +83,9 @@ func compileBacktrack(p string, o Options) (*backtracker, error) {
 	if o.Multiline {
 		opts |= regexp2.Multiline
 	}
+	if d := parenDepth(p); d > nestLimit {
+		return nil, errors.New("nesting too deep")
+	}
 	re, err := regexp2.Compile(net, opts)
 	if err != nil {
 		return nil, err
@@ -92,7 +95,7 @@ func compileBacktrack(p string, o Options) (*backtracker, error) {
 	if relaxed != "" {
 		po := o
 		po.Pattern = relaxed
-		if pre, err := Compile(po); err == nil && pre.bt == nil && pre.lineMode != modeMatchAll {
+		if pre, err := compile(po, false); err == nil && pre.lineMode != modeMatchAll {
 			bt.pre = pre
 		}
 	}
@@ -405,4 +408,23 @@ func (m *Matcher) searchBacktrack(data []byte, limit int, withLines bool, cancel
 			}
 		}
 	}
+}
+
+// parenDepth is the deepest nesting of parentheses and brackets in p
+// (escapes skipped): regexp2's parser recurses on groups, so patterns
+// nested deeper than the Rust dialect's limit are not handed to it.
+func parenDepth(p string) int {
+	d, most := 0, 0
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case '\\':
+			i++
+		case '(', '[':
+			d++
+			most = max(most, d)
+		case ')', ']':
+			d = max(d-1, 0)
+		}
+	}
+	return most
 }

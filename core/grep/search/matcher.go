@@ -96,6 +96,12 @@ type searchState struct {
 // Compile compiles o.Pattern. An invalid pattern yields an *Error whose
 // message starts with "Regex error:", as the reference's.
 func Compile(o Options) (*Matcher, error) {
+	return compile(o, true)
+}
+
+// compile is Compile; withBacktrack lets a look-around or backreference
+// rejection go to the backtracking engine.
+func compile(o Options, withBacktrack bool) (*Matcher, error) {
 	sanitized := sanitizeBraces(o.Pattern)
 	h, err := buildHIR(sanitized, o)
 	if err != nil {
@@ -106,7 +112,7 @@ func Compile(o Options) (*Matcher, error) {
 			}
 		}
 		if err != nil {
-			if isBacktrackError(err) {
+			if withBacktrack && isBacktrackError(err) {
 				if bt, e := compileBacktrack(o.Pattern, o); e == nil {
 					return newBacktrackMatcher(o, bt), nil
 				}
