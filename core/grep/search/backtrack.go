@@ -34,15 +34,23 @@ import (
 // BacktrackBudget is the time one line may take on the backtracking engine.
 const BacktrackBudget = time.Second
 
-// BudgetError reports a backtracking run that exceeded BacktrackBudget.
+// BudgetError reports a search that exceeded a matching budget: a
+// backtracking run longer than BacktrackBudget on one line, or an NFA
+// simulation past nfaWorkBudget in one file.
 type BudgetError struct {
 	// Line is the 1-based line on which the budget ran out.
 	Line int
+	// Limit describes the budget.
+	Limit string
 }
 
+const (
+	btBudgetText  = "backtracking budget exceeded: a match attempt ran longer than 1s"
+	nfaBudgetText = "matching budget exceeded: the automaton simulation took more than 33554432 steps"
+)
+
 func (e *BudgetError) Error() string {
-	return "backtracking budget exceeded: a match attempt ran longer than " + BacktrackBudget.String() +
-		" on line " + strconv.Itoa(e.Line)
+	return e.Limit + " on line " + strconv.Itoa(e.Line)
 }
 
 // backtracker is the backtracking half of a Matcher.
@@ -354,6 +362,10 @@ func (it *lineIter) nextBacktrack(stop int) (ls, le int, found, done bool) {
 			var f, d bool
 			ls, le, f, d = it.inner.next(stop)
 			it.pos = it.inner.pos
+			if it.inner.err != nil {
+				it.err = it.inner.err
+				return 0, 0, false, true
+			}
 			if !f {
 				return 0, 0, false, d
 			}
@@ -369,7 +381,7 @@ func (it *lineIter) nextBacktrack(stop int) (ls, le int, found, done bool) {
 		}
 		ok, err := it.m.bt.match(data[ls:le])
 		if err != nil {
-			it.err = &BudgetError{Line: 1 + bytes.Count(data[:ls], []byte{'\n'})}
+			it.err = &BudgetError{Line: 1 + bytes.Count(data[:ls], []byte{'\n'}), Limit: btBudgetText}
 			return 0, 0, false, true
 		}
 		if ok {

@@ -342,15 +342,15 @@ func (m *Matcher) HasMatchCancel(data []byte, cancel func() error) (bool, error)
 		_, n, err := m.Search(data, 0, false, nil, cancel)
 		return n > 0 && err == nil, err
 	}
-	return m.hasMatch(data), nil
+	return m.hasMatch(data)
 }
 
-func (m *Matcher) hasMatch(data []byte) bool {
+func (m *Matcher) hasMatch(data []byte) (bool, error) {
 	switch m.bufMode {
 	case modeMatchAll:
-		return true
+		return true, nil
 	case modeNever:
-		return false
+		return false, nil
 	case modePure, modePrefilter:
 		found := false
 		for _, f := range m.bufFinders {
@@ -360,10 +360,10 @@ func (m *Matcher) hasMatch(data []byte) bool {
 			}
 		}
 		if !found {
-			return false
+			return false, nil
 		}
 		if m.bufMode == modePure {
-			return true
+			return true, nil
 		}
 	}
 	m.bufOnce.Do(func() {
@@ -373,5 +373,12 @@ func (m *Matcher) hasMatch(data []byte) bool {
 	d := m.bufPool.Get().(*dfaCache)
 	defer m.bufPool.Put(d)
 	d.badClr = 0
-	return d.matchHaystack(data)
+	if d.sim != nil {
+		d.sim.resetWork()
+	}
+	ok := d.matchHaystack(data)
+	if d.sim != nil && d.sim.over {
+		return false, &BudgetError{Line: 1, Limit: nfaBudgetText}
+	}
+	return ok, nil
 }

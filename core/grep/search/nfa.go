@@ -392,7 +392,22 @@ func (s *sparseSet) clear() { s.dense = s.dense[:0] }
 type nfaSim struct {
 	cur, next sparseSet
 	stack     []int32
+	// work counts the threads stepped since the last reset; past
+	// nfaWorkBudget the simulation gives up and sets over.
+	work int
+	over bool
 }
+
+// nfaWorkBudget bounds the NFA simulation in one search (one file): the sum
+// over the bytes examined of the threads alive there. Ordinary patterns
+// keep a few threads alive per byte (a 4 MiB file costs a few million, the
+// budget allows 8 per byte on average);
+// only patterns with tens of thousands of live threads (a?{50000}a{50000},
+// [ab]{25000}) reach it, in about a second. Past it the search fails with a
+// *BudgetError rather than run for minutes.
+const nfaWorkBudget = 1 << 25
+
+func (sim *nfaSim) resetWork() { sim.work, sim.over = 0, false }
 
 func (n *nfa) newSim() *nfaSim {
 	return &nfaSim{cur: newSparseSet(len(n.states)), next: newSparseSet(len(n.states))}
@@ -440,6 +455,10 @@ func (n *nfa) simulateFrom(sim *nfaSim, hay []byte, at int, set []int32) bool {
 			return true
 		}
 		if at >= len(hay) {
+			return false
+		}
+		if sim.work += len(sim.cur.dense); sim.work > nfaWorkBudget {
+			sim.over = true
 			return false
 		}
 		b := hay[at]

@@ -65,6 +65,9 @@ func (it *lineIter) next(stop int) (ls, le int, found, done bool) {
 			if it.m.passesChecks(data[ls:le]) && it.st.dfa.matchHaystack(data[ls:le]) {
 				return ls, le, true, false
 			}
+			if it.overBudget(ls) {
+				return 0, 0, false, true
+			}
 			// Candidates too dense to pay off: let the automaton scan.
 			if it.candidates >= 64 && (it.pos-it.pfStart)/it.candidates < 64 {
 				it.mode = modeDFA
@@ -78,6 +81,9 @@ func (it *lineIter) next(stop int) (ls, le int, found, done bool) {
 				it.advance(le)
 				if it.m.n.simulate(it.st.dfa.nfaSim(), data[ls:le]) {
 					return ls, le, true, false
+				}
+				if it.overBudget(ls) {
+					return 0, 0, false, true
 				}
 				if it.pos >= stop {
 					return 0, 0, false, false
@@ -114,6 +120,9 @@ func (it *lineIter) next(stop int) (ls, le int, found, done bool) {
 				if it.m.n.simulateFrom(d.nfaSim(), data[ls:le], at-ls, d.sets[int(s)/d.sh.stride]) {
 					return ls, le, true, false
 				}
+				if it.overBudget(ls) {
+					return 0, 0, false, true
+				}
 			case evDead:
 				// Nothing can match in the rest of this line.
 				it.advance(lineEnd(data, at))
@@ -131,9 +140,22 @@ func (it *lineIter) next(stop int) (ls, le int, found, done bool) {
 // reset prepares the state for a new search.
 func (st *searchState) reset() {
 	st.dfa.badClr = 0
+	if st.dfa.sim != nil {
+		st.dfa.sim.resetWork()
+	}
 	if st.mf != nil {
 		st.mf.reset()
 	}
+}
+
+// overBudget reports whether the NFA simulation ran out of its budget (on
+// the line starting at ls), setting it.err.
+func (it *lineIter) overBudget(ls int) bool {
+	if sim := it.st.dfa.sim; sim != nil && sim.over {
+		it.err = &BudgetError{Line: 1 + bytes.Count(it.data[:ls], []byte{'\n'}), Limit: nfaBudgetText}
+		return true
+	}
+	return false
 }
 
 // advance moves past the line ending at le.
