@@ -2,6 +2,7 @@ package core
 
 import (
 	"bytes"
+	"errors"
 	"os"
 	"path/filepath"
 	"slices"
@@ -118,6 +119,37 @@ type grepper struct {
 	mu       sync.Mutex
 	results  []fileResult
 	searched int
+	// fail, once set, ends the call: a pattern over its backtracking
+	// budget in some file.
+	fail error
+}
+
+// check is the cancel function of the call's searches: the call's own
+// failure first, then cancellation.
+func (g *grepper) check() error {
+	g.mu.Lock()
+	err := g.fail
+	g.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	return g.tok.Err()
+}
+
+// searchFailed records a search error that ends the whole call (a
+// *search.BudgetError, reported naming the file) and reports whether err
+// was one.
+func (g *grepper) searchFailed(err error, display string) bool {
+	var be *search.BudgetError
+	if !errors.As(err, &be) {
+		return false
+	}
+	g.mu.Lock()
+	if g.fail == nil {
+		g.fail = &Error{Code: CodeInvalidRegex, Message: "Regex error: " + be.Error() + " of " + display}
+	}
+	g.mu.Unlock()
+	return true
 }
 
 // Grep searches the files under o.Path (or the file o.Path) for lines
@@ -193,7 +225,7 @@ func Grep(o GrepOptions, onMatch func(GrepMatch) error) (res GrepResult, err err
 		readBufs.Put(buf)
 	}
 	if err == nil {
-		err = tok.Err()
+		err = g.check()
 	}
 	if err != nil {
 		return res, asError(err)
@@ -234,7 +266,7 @@ func (g *grepper) searchDir(abs string) error {
 			buf := getReadBuf()
 			*buf = g.searchFile(root+"/"+e.FSPath(), e.Path, *buf)
 			readBufs.Put(buf)
-			return g.tok.Err()
+			return g.check()
 		})
 	}
 	snap, age, err := scanCache().Get(key, g.tok)
@@ -297,7 +329,7 @@ func (g *grepper) searchAll(root string, files []*walk.Entry) error {
 			buf := getReadBuf()
 			defer readBufs.Put(buf)
 			for {
-				if g.tok.Err() != nil {
+				if g.check() != nil {
 					return
 				}
 				mu.Lock()
@@ -312,7 +344,7 @@ func (g *grepper) searchAll(root string, files []*walk.Entry) error {
 		}()
 	}
 	wg.Wait()
-	return g.tok.Err()
+	return g.check()
 }
 
 // searchFile reads and searches one file; buf is a reusable read buffer,
@@ -329,7 +361,12 @@ func (g *grepper) searchFile(abs, display string, buf []byte) []byte {
 	r := fileResult{path: display}
 	switch {
 	case g.o.Mode == ModeFilesWithMatches:
-		if g.m.HasMatch(data) {
+		ok, err := g.m.HasMatchCancel(data, g.check)
+		if err != nil {
+			g.searchFailed(err, display)
+			return buf
+		}
+		if ok {
 			r.count = 1
 		}
 	default:
@@ -338,8 +375,9 @@ func (g *grepper) searchFile(abs, display string, buf []byte) []byte {
 		}
 		withLines := g.o.Mode == ModeContent
 		var err error
-		r.matches, r.count, err = g.m.Search(data, g.perFile, withLines, nil, g.tok.Check)
+		r.matches, r.count, err = g.m.Search(data, g.perFile, withLines, nil, g.check)
 		if err != nil {
+			g.searchFailed(err, display)
 			return buf
 		}
 		// A NUL past the prefix only matters to a file with matches: the
@@ -348,8 +386,9 @@ func (g *grepper) searchFile(abs, display string, buf []byte) []byte {
 			if i := bytes.IndexByte(data[binaryPrefix:], 0); i >= 0 {
 				if !withLines {
 					// quitAtBinary needs the matches' line numbers.
-					r.matches, r.count, err = g.m.Search(data, g.perFile, true, nil, g.tok.Check)
+					r.matches, r.count, err = g.m.Search(data, g.perFile, true, nil, g.check)
 					if err != nil {
+						g.searchFailed(err, display)
 						return buf
 					}
 				}

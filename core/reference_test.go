@@ -240,6 +240,9 @@ func TestGrepMatchesReference(t *testing.T) {
 					Gitignore: o.Gitignore, Cache: cached, MaxCount: o.MaxCount, Offset: o.Offset,
 					ContextBefore: o.ContextBefore, ContextAfter: o.ContextAfter, Context: o.Context,
 					MaxColumns: o.MaxColumns, Mode: mode}, nil)
+				if c.Error != "" && err == nil && strings.Contains(c.Error, "look-around, including look-ahead and look-behind, is not supported") {
+					continue // 14.9.9's rejection; run by the backtracking engine now (docs/compat.md)
+				}
 				if c.Error != "" {
 					if err == nil || !strings.HasPrefix(err.Error(), strings.SplitN(c.Error, ":", 2)[0]) {
 						t.Fatalf("cache %v: want error %q, got %v", cached, c.Error, err)

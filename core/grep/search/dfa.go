@@ -39,6 +39,13 @@ const (
 // dfaMaxTrans bounds the transition table of one cache (entries).
 const dfaMaxTrans = 1 << 19
 
+// dfaMaxSetEntries bounds the NFA state ids held by the states of one cache
+// (4 bytes each): with the transition table, a cache stays under about
+// 10 MiB whatever the pattern and the input. A full cache is cleared and
+// rebuilt from the current state; a cache cleared too often for the bytes
+// it searched gives up and the NFA simulation takes over (Rust's lazy DFA).
+const dfaMaxSetEntries = 1 << 21
+
 type dfaShared struct {
 	n          *nfa
 	lineMode   bool
@@ -168,6 +175,8 @@ type dfaCache struct {
 	badClr int
 	// lastClear is the input offset (in bytes searched) of the last clear.
 	searched, lastClear int
+	// setEntries is the total length of sets.
+	setEntries int
 }
 
 func newDFACache(sh *dfaShared) *dfaCache {
@@ -178,8 +187,10 @@ func newDFACache(sh *dfaShared) *dfaCache {
 
 func (d *dfaCache) reset() {
 	d.trans = d.trans[:0]
+	clear(d.sets)
 	d.sets = d.sets[:0]
 	d.flags = d.flags[:0]
+	d.setEntries = 0
 	clear(d.index)
 	set := d.unionClosure([]int32{d.sh.n.start})
 	d.start = d.addState(set, fStart&d.sh.flagMask)
@@ -198,6 +209,7 @@ func (d *dfaCache) addState(set []int32, fl uint8) int32 {
 		d.trans = append(d.trans, dfaUnknown)
 	}
 	d.sets = append(d.sets, slices.Clone(set))
+	d.setEntries += len(set)
 	d.flags = append(d.flags, fl)
 	d.index[string(d.key)] = off
 	return off
@@ -270,7 +282,7 @@ func (d *dfaCache) compute(s int32, c int) (int32, int32) {
 		d.trans[int(s)+c] = dfaQuit
 		return s, dfaQuit
 	}
-	if len(d.trans)+sh.stride > dfaMaxTrans {
+	if len(d.trans)+sh.stride > dfaMaxTrans || d.setEntries > dfaMaxSetEntries {
 		set := slices.Clone(d.sets[int(s)/sh.stride])
 		fl := d.flags[int(s)/sh.stride]
 		if d.searched-d.lastClear < 10*len(d.sets) {

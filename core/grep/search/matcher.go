@@ -50,6 +50,7 @@ const (
 	modePure                        // the pattern is a set of strings
 	modeMatchAll                    // every line matches
 	modeNever                       // no line can match
+	modeBacktrack                   // lines are checked by the backtracker
 )
 
 // Matcher is a compiled search. It is immutable and safe for concurrent use
@@ -75,6 +76,11 @@ type Matcher struct {
 
 	pool sync.Pool
 
+	// bt, when set, is the backtracking engine that runs a pattern with
+	// look-around or backreferences (backtrack.go); the fields above are
+	// then unused.
+	bt *backtracker
+
 	// forceNFA makes Search check every line with the NFA simulation
 	// (tests compare the paths).
 	forceNFA bool
@@ -90,6 +96,12 @@ type searchState struct {
 // Compile compiles o.Pattern. An invalid pattern yields an *Error whose
 // message starts with "Regex error:", as the reference's.
 func Compile(o Options) (*Matcher, error) {
+	return compile(o, true)
+}
+
+// compile is Compile; withBacktrack lets a look-around or backreference
+// rejection go to the backtracking engine.
+func compile(o Options, withBacktrack bool) (*Matcher, error) {
 	sanitized := sanitizeBraces(o.Pattern)
 	h, err := buildHIR(sanitized, o)
 	if err != nil {
@@ -100,6 +112,11 @@ func Compile(o Options) (*Matcher, error) {
 			}
 		}
 		if err != nil {
+			if withBacktrack && isBacktrackError(err) {
+				if bt, e := compileBacktrack(o.Pattern, o); e == nil {
+					return newBacktrackMatcher(o, bt), nil
+				}
+			}
 			return nil, &Error{Pattern: o.Pattern, Msg: err.Error()}
 		}
 	}
@@ -313,11 +330,27 @@ func IsBinary(data []byte) bool { return bytes.IndexByte(data, 0) >= 0 }
 // looking at the raw bytes (matches may span lines here, as in the
 // reference's filesWithMatches mode).
 func (m *Matcher) HasMatch(data []byte) bool {
+	ok, _ := m.HasMatchCancel(data, nil)
+	return ok
+}
+
+// HasMatchCancel is HasMatch with the cancel function of Search. Only a
+// pattern on the backtracking engine can fail (a *BudgetError, or the
+// error of cancel); it looks at the data line by line.
+func (m *Matcher) HasMatchCancel(data []byte, cancel func() error) (bool, error) {
+	if m.bt != nil {
+		_, n, err := m.Search(data, 0, false, nil, cancel)
+		return n > 0 && err == nil, err
+	}
+	return m.hasMatch(data)
+}
+
+func (m *Matcher) hasMatch(data []byte) (bool, error) {
 	switch m.bufMode {
 	case modeMatchAll:
-		return true
+		return true, nil
 	case modeNever:
-		return false
+		return false, nil
 	case modePure, modePrefilter:
 		found := false
 		for _, f := range m.bufFinders {
@@ -327,10 +360,10 @@ func (m *Matcher) HasMatch(data []byte) bool {
 			}
 		}
 		if !found {
-			return false
+			return false, nil
 		}
 		if m.bufMode == modePure {
-			return true
+			return true, nil
 		}
 	}
 	m.bufOnce.Do(func() {
@@ -340,5 +373,12 @@ func (m *Matcher) HasMatch(data []byte) bool {
 	d := m.bufPool.Get().(*dfaCache)
 	defer m.bufPool.Put(d)
 	d.badClr = 0
-	return d.matchHaystack(data)
+	if d.sim != nil {
+		d.sim.resetWork()
+	}
+	ok := d.matchHaystack(data)
+	if d.sim != nil && d.sim.over {
+		return false, &BudgetError{Line: 1, Limit: nfaBudgetText}
+	}
+	return ok, nil
 }

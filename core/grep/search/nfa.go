@@ -3,6 +3,7 @@ package search
 import (
 	"encoding/binary"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // The pattern runs on a byte-oriented Thompson NFA, as in Rust's regex:
@@ -47,15 +48,39 @@ type nfaCompiler struct {
 	n    *nfa
 	memo map[string]int32
 	key  []byte
-	// budget guards memory for patterns that slipped past the size
-	// estimate; exceeding it is reported as the size limit error.
+	// budget bounds the compiled size in bytes (nfaSize): exceeding it
+	// stops the compilation with errTooBig.
 	budget int
+	// size is the compiled size so far, in bytes.
+	size int
 }
 
-var errTooBig = sizeLimitError{}
+var errTooBig = compiledSizeError{}
+
+// Compiled sizes: what one state, one transition and one union branch take
+// in memory. nfaSize is the sum over the states, computed as they are
+// added, so the limit is checked against the program actually built.
+const (
+	nfaStateBytes = int(unsafe.Sizeof(nfaState{}))
+	nfaTransBytes = int(unsafe.Sizeof(nfaTrans{}))
+	nfaAltBytes   = int(unsafe.Sizeof(int32(0)))
+)
+
+// nfaSize is the compiled size of n in bytes, as the compiler counts it.
+func nfaSize(n *nfa) int {
+	size := 0
+	for i := range n.states {
+		size += stateBytes(&n.states[i])
+	}
+	return size
+}
+
+func stateBytes(s *nfaState) int {
+	return nfaStateBytes + len(s.trans)*nfaTransBytes + len(s.alts)*nfaAltBytes
+}
 
 func compileNFA(h *hir) (*nfa, error) {
-	c := &nfaCompiler{n: &nfa{}, memo: map[string]int32{}, budget: 4 << 20}
+	c := &nfaCompiler{n: &nfa{}, memo: map[string]int32{}, budget: compiledSizeLimit}
 	c.n.match = c.add(nfaState{kind: nsMatch})
 	start, err := c.compile(h, c.n.match)
 	if err != nil {
@@ -75,12 +100,13 @@ func compileNFA(h *hir) (*nfa, error) {
 }
 
 func (c *nfaCompiler) add(s nfaState) int32 {
+	c.size += stateBytes(&s)
 	c.n.states = append(c.n.states, s)
 	return int32(len(c.n.states) - 1)
 }
 
 func (c *nfaCompiler) compile(h *hir, next int32) (int32, error) {
-	if len(c.n.states) > c.budget {
+	if c.size > c.budget {
 		return 0, errTooBig
 	}
 	switch h.kind {
@@ -135,6 +161,7 @@ func (c *nfaCompiler) repeat(h *hir, next int32) (int32, error) {
 			return 0, err
 		}
 		c.n.states[u].alts = []int32{body, next}
+		c.size += 2 * nfaAltBytes
 		if h.min == 0 {
 			return u, nil
 		}
@@ -147,7 +174,7 @@ func (c *nfaCompiler) repeat(h *hir, next int32) (int32, error) {
 				return 0, err
 			}
 			t = c.add(nfaState{kind: nsUnion, alts: []int32{body, next}})
-			if len(c.n.states) > c.budget {
+			if c.size > c.budget {
 				return 0, errTooBig
 			}
 		}
@@ -365,7 +392,22 @@ func (s *sparseSet) clear() { s.dense = s.dense[:0] }
 type nfaSim struct {
 	cur, next sparseSet
 	stack     []int32
+	// work counts the threads stepped since the last reset; past
+	// nfaWorkBudget the simulation gives up and sets over.
+	work int
+	over bool
 }
+
+// nfaWorkBudget bounds the NFA simulation in one search (one file): the sum
+// over the bytes examined of the threads alive there. Ordinary patterns
+// keep a few threads alive per byte (a 4 MiB file costs a few million, the
+// budget allows 8 per byte on average);
+// only patterns with tens of thousands of live threads (a?{50000}a{50000},
+// [ab]{25000}) reach it, in about a second. Past it the search fails with a
+// *BudgetError rather than run for minutes.
+const nfaWorkBudget = 1 << 25
+
+func (sim *nfaSim) resetWork() { sim.work, sim.over = 0, false }
 
 func (n *nfa) newSim() *nfaSim {
 	return &nfaSim{cur: newSparseSet(len(n.states)), next: newSparseSet(len(n.states))}
@@ -413,6 +455,10 @@ func (n *nfa) simulateFrom(sim *nfaSim, hay []byte, at int, set []int32) bool {
 			return true
 		}
 		if at >= len(hay) {
+			return false
+		}
+		if sim.work += len(sim.cur.dense); sim.work > nfaWorkBudget {
+			sim.over = true
 			return false
 		}
 		b := hay[at]

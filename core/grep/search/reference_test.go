@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -135,6 +136,9 @@ func replay(t *testing.T, cases []refCase) {
 	t.Logf("%d recorded answers", len(cases))
 	for i, c := range cases {
 		total, got, errMsg := runLikeReference(c)
+		if c.Error != "" && errMsg == "" && supersededByBacktrack(c) {
+			continue
+		}
 		if c.Error != "" || errMsg != "" {
 			if "Regex error: "+errMsgBody(c.Error) != errMsg && c.Error != errMsg {
 				t.Errorf("case %d %q %+v:\n got error %q\nwant error %q", i, c.Pattern, c.Options, errMsg, c.Error)
@@ -161,4 +165,18 @@ func errMsgBody(s string) string {
 		return s[len(p):]
 	}
 	return s
+}
+
+// supersededByBacktrack reports whether a recorded 14.9.9 rejection of
+// look-around or a backreference is now run by the backtracking engine
+// (pi-natives 18.x; its answers are in testdata/backtrack.json).
+func supersededByBacktrack(c refCase) bool {
+	if !strings.Contains(c.Error, "error: look-around, including look-ahead and look-behind, is not supported") &&
+		!strings.Contains(c.Error, "error: backreferences are not supported") &&
+		!strings.Contains(c.Error, "error: unrecognized escape sequence") &&
+		!strings.Contains(c.Error, "error: unrecognized flag") {
+		return false
+	}
+	m, err := Compile(Options{Pattern: c.Pattern, IgnoreCase: c.Options.IgnoreCase, Multiline: c.Options.Multiline})
+	return err == nil && m.bt != nil
 }

@@ -21,6 +21,12 @@ type lineIter struct {
 
 	// Prefilter effectiveness.
 	candidates, pfStart int
+
+	// The backtracking engine (modeBacktrack): inner finds candidate
+	// lines, cancel is checked before each run, err ends the iteration.
+	inner  *lineIter
+	cancel func() error
+	err    error
 }
 
 // next returns the next matching line [ls, le) starting at or after it.pos,
@@ -33,6 +39,8 @@ func (it *lineIter) next(stop int) (ls, le int, found, done bool) {
 			return 0, 0, false, true
 		}
 		switch it.mode {
+		case modeBacktrack:
+			return it.nextBacktrack(stop)
 		case modeNever:
 			return 0, 0, false, true
 		case modeMatchAll:
@@ -57,6 +65,9 @@ func (it *lineIter) next(stop int) (ls, le int, found, done bool) {
 			if it.m.passesChecks(data[ls:le]) && it.st.dfa.matchHaystack(data[ls:le]) {
 				return ls, le, true, false
 			}
+			if it.overBudget(ls) {
+				return 0, 0, false, true
+			}
 			// Candidates too dense to pay off: let the automaton scan.
 			if it.candidates >= 64 && (it.pos-it.pfStart)/it.candidates < 64 {
 				it.mode = modeDFA
@@ -70,6 +81,9 @@ func (it *lineIter) next(stop int) (ls, le int, found, done bool) {
 				it.advance(le)
 				if it.m.n.simulate(it.st.dfa.nfaSim(), data[ls:le]) {
 					return ls, le, true, false
+				}
+				if it.overBudget(ls) {
+					return 0, 0, false, true
 				}
 				if it.pos >= stop {
 					return 0, 0, false, false
@@ -106,6 +120,9 @@ func (it *lineIter) next(stop int) (ls, le int, found, done bool) {
 				if it.m.n.simulateFrom(d.nfaSim(), data[ls:le], at-ls, d.sets[int(s)/d.sh.stride]) {
 					return ls, le, true, false
 				}
+				if it.overBudget(ls) {
+					return 0, 0, false, true
+				}
 			case evDead:
 				// Nothing can match in the rest of this line.
 				it.advance(lineEnd(data, at))
@@ -118,6 +135,27 @@ func (it *lineIter) next(stop int) (ls, le int, found, done bool) {
 			}
 		}
 	}
+}
+
+// reset prepares the state for a new search.
+func (st *searchState) reset() {
+	st.dfa.badClr = 0
+	if st.dfa.sim != nil {
+		st.dfa.sim.resetWork()
+	}
+	if st.mf != nil {
+		st.mf.reset()
+	}
+}
+
+// overBudget reports whether the NFA simulation ran out of its budget (on
+// the line starting at ls), setting it.err.
+func (it *lineIter) overBudget(ls int) bool {
+	if sim := it.st.dfa.sim; sim != nil && sim.over {
+		it.err = &BudgetError{Line: 1 + bytes.Count(it.data[:ls], []byte{'\n'}), Limit: nfaBudgetText}
+		return true
+	}
+	return false
 }
 
 // advance moves past the line ending at le.
@@ -146,14 +184,31 @@ func lineEnd(data []byte, pos int) int {
 //
 // cancel, when not nil, is called about every MiB of input; its error stops
 // the search and is returned with the matches found so far.
+//
+// A pattern on the backtracking engine (look-around, backreferences) can
+// also fail with a *BudgetError: one line took longer than BacktrackBudget.
 func (m *Matcher) Search(data []byte, limit int, withLines bool, dst []Match, cancel func() error) (matches []Match, count int, err error) {
+	if m.bt != nil && cancel != nil {
+		return m.searchBacktrack(data, limit, withLines, cancel)
+	}
+	return m.search(data, limit, withLines, dst, cancel)
+}
+
+func (m *Matcher) search(data []byte, limit int, withLines bool, dst []Match, cancel func() error) (matches []Match, count int, err error) {
 	st := m.pool.Get().(*searchState)
 	defer m.pool.Put(st)
-	st.dfa.badClr = 0
-	if st.mf != nil {
-		st.mf.reset()
-	}
 	it := lineIter{m: m, st: st, data: data, mode: m.lineMode, nfa: m.forceNFA}
+	if m.bt != nil {
+		it.cancel = cancel
+		if pre := m.bt.pre; pre != nil {
+			pst := pre.pool.Get().(*searchState)
+			defer pre.pool.Put(pst)
+			pst.reset()
+			it.inner = &lineIter{m: pre, st: pst, data: data, mode: pre.lineMode, nfa: pre.forceNFA}
+		}
+	} else {
+		st.reset()
+	}
 
 	matches = dst[:0]
 	capN := limit
@@ -192,6 +247,9 @@ func (m *Matcher) Search(data []byte, limit int, withLines bool, dst []Match, ca
 		ls, le, found, done := it.next(stop)
 		if !found {
 			if done {
+				if it.err != nil {
+					return matches, count, it.err
+				}
 				break
 			}
 			if cancel != nil {

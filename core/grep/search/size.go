@@ -1,5 +1,7 @@
 package search
 
+import "unsafe"
+
 // The reference rejects patterns whose compiled program would exceed 100
 // MiB ("compiled regex exceeds size limit of 104857600"). rustSize
 // estimates that program size from the hir with costs fitted to the
@@ -10,27 +12,41 @@ package search
 const rustSizeLimit = 100 << 20
 
 func rustSize(h *hir) float64 {
+	return sizer{}.size(h)
+}
+
+// sizer memoizes the size of classes (a pattern may repeat one class
+// thousands of times).
+type sizer map[string]float64
+
+func (z sizer) size(h *hir) float64 {
 	switch h.kind {
 	case hirLiteral:
 		return 32 * float64(len(h.lit))
 	case hirBytes:
 		return 64 + 8*float64(len(h.bcls))
 	case hirClass:
-		return classSize(h.cls)
+		key := classKey(h.cls)
+		if c, ok := z[key]; ok {
+			return c
+		}
+		c := classSize(h.cls)
+		z[key] = c
+		return c
 	case hirConcat:
 		s := 0.0
 		for _, sub := range h.subs {
-			s += rustSize(sub)
+			s += z.size(sub)
 		}
 		return s
 	case hirAlt:
 		s := 56 + 8*float64(len(h.subs))
 		for _, sub := range h.subs {
-			s += rustSize(sub)
+			s += z.size(sub)
 		}
 		return s
 	case hirRepeat:
-		c := rustSize(h.subs[0])
+		c := z.size(h.subs[0])
 		if c == 0 {
 			return 0
 		}
@@ -66,3 +82,11 @@ const (
 	classStateCost = 4
 	classTransCost = 39
 )
+
+// classKey is the memory of c as a string, a map key.
+func classKey(c runeClass) string {
+	if len(c) == 0 {
+		return ""
+	}
+	return string(unsafe.Slice((*byte)(unsafe.Pointer(&c[0])), len(c)*int(unsafe.Sizeof(c[0]))))
+}
