@@ -235,10 +235,13 @@ func wait(f *flight, tok *cancel.Token) error {
 
 // Rescan drops any entry for k, scans afresh and, when store is true and the
 // cache is enabled, stores the result. Rescan(k, false) is the path of a
-// call made with the cache off: it neither reads nor fills the cache.
+// call made with the cache off: it neither reads nor fills the cache (and
+// drops only an entry served by TTL, which may be stale; a watched one is
+// current and stays).
 func (c *Cache) Rescan(k Key, store bool, tok *cancel.Token) (*Snapshot, error) {
 	c.mu.Lock()
-	if e, ok := c.entries[k]; ok {
+	if e, ok := c.entries[k]; ok && (store || e.rw == nil) {
+		// A watched entry is current: an uncached call leaves it alone.
 		delete(c.entries, k)
 		c.gcRoot(e.rw)
 	}

@@ -5,6 +5,7 @@ import (
 	"os"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"time"
 	"unicode/utf8"
 
@@ -391,7 +392,7 @@ func (c *Cache) refreshDirs(k Key, e *entry, dirs []string, deep map[string]bool
 		}
 		return false
 	}
-	linked := false
+	var linked atomic.Bool
 	h := c.hooks(k, e.rw, &linked)
 	for _, d := range dirs {
 		if covered(d) || !isDir(es, d) {
@@ -422,7 +423,7 @@ func (c *Cache) refreshDirs(k Key, e *entry, dirs []string, deep map[string]bool
 			}
 		}
 	}
-	if linked {
+	if linked.Load() {
 		// A followed link's target can change without an event in the
 		// tree: this partition cannot be kept by watching.
 		c.countFallback(ReasonSymlinks)
@@ -434,10 +435,10 @@ func (c *Cache) refreshDirs(k Key, e *entry, dirs []string, deep map[string]bool
 }
 
 // hooks returns what a walk of partition k reports to rw (nil: none).
-func (c *Cache) hooks(k Key, rw *rootWatch, linked *bool) refreshHooks {
+func (c *Cache) hooks(k Key, rw *rootWatch, linked *atomic.Bool) refreshHooks {
 	var h refreshHooks
 	if k.FollowLinks {
-		h.onLink = func(string) { *linked = true }
+		h.onLink = func(string) { linked.Store(true) }
 	}
 	if rw == nil {
 		return h
@@ -476,8 +477,17 @@ func (c *Cache) fill(k Key, tok *cancel.Token) (*Snapshot, *rootWatch, *fillLog,
 		return s, nil, nil, err
 	}
 	t0 := time.Now()
-	linked := false
+	var linked, limited atomic.Bool
 	h := c.hooks(k, rw, &linked)
+	// Past the watch limit the walk goes on unwatched: its result is a
+	// correct scan, served by TTL.
+	add := h.onDir
+	h.onDir = func(abs string) error {
+		if !limited.Load() && errors.Is(add(abs), watch.ErrLimit) {
+			limited.Store(true)
+		}
+		return nil
+	}
 	var err error
 	if k.Gitignore {
 		// The ignore files of the ancestors apply too.
@@ -504,16 +514,13 @@ func (c *Cache) fill(k Key, tok *cancel.Token) (*Snapshot, *rootWatch, *fillLog,
 	c.st.fullScanRead += int64(read)
 	c.st.fullScanTime += time.Since(t0)
 	switch {
-	case errors.Is(err, watch.ErrLimit):
-		c.dropRoot(rw, ReasonWatchLimit, true)
-		c.mu.Unlock()
-		s, err := c.fresh(k, tok)
-		c.mu.Lock()
-		return s, nil, nil, err
 	case err != nil:
 		c.gcRoot(rw)
 		return nil, nil, nil, err
-	case linked:
+	case limited.Load():
+		c.dropRoot(rw, ReasonWatchLimit, true)
+		return NewSnapshot(es, created), nil, nil, nil
+	case linked.Load():
 		c.countFallback(ReasonSymlinks)
 		c.gcRoot(rw)
 		return NewSnapshot(es, created), nil, nil, nil
