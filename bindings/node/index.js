@@ -9,3 +9,4 @@ export const glob = impl.glob;
 export const grep = impl.grep;
 export const invalidateFsScanCache = impl.invalidateFsScanCache;
 export const version = impl.version;
+export const cacheStats = impl.cacheStats;
