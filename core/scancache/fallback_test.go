@@ -236,6 +236,9 @@ func TestTargetedInvalidation(t *testing.T) {
 	os.MkdirAll(filepath.Join(root, "n1", "n2"), 0o755)
 	os.WriteFile(filepath.Join(root, "n1", "n2", "g.txt"), nil, 0o644)
 	c.Invalidate(filepath.Join(root, "n1", "n2", "g.txt")) // its parents are new too
+	os.WriteFile(filepath.Join(root, "a", "b", "x.txt"), nil, 0o644)
+	os.RemoveAll(filepath.Join(root, "a", "b"))
+	c.Invalidate(filepath.Join(root, "a", "b", "c.txt")) // a file of a deleted directory
 	os.WriteFile(filepath.Join(root, ".gitignore"), []byte("a/\n"), 0o644)
 	c.Invalidate(filepath.Join(root, ".gitignore"))
 	os.WriteFile(filepath.Join(root, "a", "d.txt"), []byte("longer"), 0o644)

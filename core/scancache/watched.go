@@ -553,11 +553,19 @@ func (c *Cache) invalidatePath(target string) {
 		if !utf8.ValidString(rel) {
 			d, deep = "", true
 		}
-		// The nearest directory the snapshot has: a shallow listing there
-		// walks whatever is new below it.
-		for !isDir(e.snap.Entries, d) {
+		// The nearest directory that the snapshot has and that still is a
+		// directory: a listing there drops what is gone and walks whatever
+		// is new below it.
+		for d != "" && (!isDir(e.snap.Entries, d) || !dirOnDisk(k.Root, d)) {
 			d, deep = parentOf(d), false
 		}
 		c.refreshDirs(k, e, []string{d}, map[string]bool{d: deep})
 	}
+}
+
+// dirOnDisk reports whether root/rel is a directory now (links followed,
+// as a link-following walk would).
+func dirOnDisk(root, rel string) bool {
+	fi, err := os.Stat(strings.TrimSuffix(root, "/") + "/" + rel)
+	return err == nil && fi.IsDir()
 }
