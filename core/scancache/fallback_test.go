@@ -250,3 +250,21 @@ func TestTargetedInvalidation(t *testing.T) {
 		t.Errorf("an invalidation rescanned or dropped: %+v", st)
 	}
 }
+
+func TestRootReplacedThroughAnAncestor(t *testing.T) {
+	var ws []*hooked
+	c := hookedCache(t, long, 0, &ws)
+	base := tree(t, "p/repo/a.txt")
+	root := filepath.Join(base, "p", "repo")
+	k := Key{Root: root, Gitignore: true}
+	check(t, c, k, "first")
+	if err := os.Rename(filepath.Join(base, "p"), filepath.Join(base, "q")); err != nil {
+		t.Fatal(err)
+	}
+	os.MkdirAll(root, 0o755)
+	os.WriteFile(filepath.Join(root, "other.txt"), nil, 0o644)
+	check(t, c, k, "after the ancestor was moved and the root made again")
+	if st := c.Stats(); st.Fallbacks[ReasonRootGone] != 1 {
+		t.Errorf("%+v", st)
+	}
+}

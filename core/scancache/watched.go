@@ -228,7 +228,7 @@ func (c *Cache) syncRoot(rw *rootWatch) {
 		return
 	}
 	for _, ev := range events {
-		if ev.Gone && ev.Dir == rw.root {
+		if rootMoved(rw.root, ev) {
 			c.dropRoot(rw, ReasonRootGone, false)
 			return
 		}
@@ -255,6 +255,29 @@ func (c *Cache) syncRoot(rw *rootWatch) {
 			}
 		}
 	}
+}
+
+// rootMoved reports whether ev says the root's path no longer leads to the
+// directory that was scanned: the root or an ancestor deleted or moved, or
+// the entry on the root's path created, deleted or renamed in an ancestor.
+func rootMoved(root string, ev watch.Event) bool {
+	if ev.Dir == root {
+		return ev.Gone
+	}
+	if !within(root, ev.Dir) {
+		return false // an event inside the tree
+	}
+	if ev.Gone {
+		return true
+	}
+	if ev.Content || ev.Name == "" {
+		return false
+	}
+	rest, _ := relOf(ev.Dir, root)
+	if i := strings.IndexByte(rest, '/'); i >= 0 {
+		rest = rest[:i]
+	}
+	return rest == ev.Name
 }
 
 // relOf returns path relative to root and whether path is root or under it.
