@@ -51,8 +51,9 @@ func WalkSub(o Options, s Sub, fn func(e Entry) error) error {
 	if err := o.Cancel.Err(); err != nil {
 		return err
 	}
-	w := newWalker(Options{Root: o.Root, Hidden: o.Hidden, SkipNodeModules: o.SkipNodeModules,
-		FollowLinks: o.FollowLinks, Full: o.Full, Cancel: o.Cancel})
+	wo := o
+	wo.Gitignore = false // the state of s.Rel is set below, not the root's
+	w := newWalker(wo)
 	top := w.root
 	if s.Rel != "" {
 		top = strings.TrimSuffix(w.root, "/") + "/" + s.Rel
