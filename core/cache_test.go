@@ -31,6 +31,7 @@ func write(t *testing.T, path string) {
 // (TTL 1000 ms, empty recheck 200 ms).
 
 func TestCachedGlobIsStaleUntilInvalidated(t *testing.T) {
+	useCache(t, ttlOnly) // the contract's TTL policy, without watching
 	root, _ := filepath.EvalSymlinks(t.TempDir())
 	write(t, filepath.Join(root, "a.txt"))
 	o := GlobOptions{Pattern: "*.txt", Path: root, Cache: true}
@@ -82,6 +83,7 @@ func TestCacheOffNeitherReadsNorFills(t *testing.T) {
 }
 
 func TestEmptyResultRecheck(t *testing.T) {
+	useCache(t, ttlOnly) // the contract's TTL policy, without watching
 	root, _ := filepath.EvalSymlinks(t.TempDir())
 	write(t, filepath.Join(root, "a.txt"))
 	o := GlobOptions{Pattern: "*.new", Path: root, Cache: true}
@@ -112,6 +114,7 @@ func TestEmptyResultRecheck(t *testing.T) {
 }
 
 func TestCacheExpires(t *testing.T) {
+	useCache(t, ttlOnly) // the contract's TTL policy, without watching
 	root, _ := filepath.EvalSymlinks(t.TempDir())
 	write(t, filepath.Join(root, "a.txt"))
 	o := GlobOptions{Pattern: "*", Path: root, Cache: true}

@@ -169,3 +169,7 @@ func scan(key scancache.Key, useCache bool, tok *cancel.Token) (*scancache.Snaps
 func recheck(useCache bool, age time.Duration) bool {
 	return useCache && age > 0 && age >= scanCache().Policy().EmptyRecheck
 }
+
+// CacheStats describes the process-wide scan cache: entries, watches,
+// fallbacks to the TTL policy and the cost of keeping it current.
+func CacheStats() scancache.Stats { return scanCache().Stats() }

@@ -135,17 +135,38 @@ char *fscache_grep(const char *options_json, fscache_match_fn on_match, void *ct
 char *fscache_list_workspace(const char *options_json, const volatile int32_t *cancel);
 
 /*
- * Drops scan-cache entries. path_or_null: a UTF-8 path (borrowed), relative
- * paths resolve against the current working directory; every cached scan
- * whose root contains the path is dropped (the path need not exist any
- * more). NULL drops everything; "" is the working directory.
- * Never fails.
+ * Brings scan-cache entries up to date with a path. path_or_null: a UTF-8
+ * path (borrowed), relative paths resolve against the current working
+ * directory; in every cached scan whose root contains the path, the
+ * directory holding the path is listed again (the whole subtree when the
+ * path is a directory), instead of the scan being dropped (the path need
+ * not exist any more). NULL drops everything; "" is the working directory.
+ * Watched scans (see fscache_cache_stats) are current without this call.
+ * Runs on the calling thread; never fails.
  */
 void fscache_invalidate(const char *path_or_null);
 
 /*
+ * Statistics of the process-wide scan cache (an fscache addition; not in
+ * pi-natives). Returns {"ok": {...}} as UTF-8 JSON, owned by the caller,
+ * freed with fscache_free(); NULL only when out of memory. Fields:
+ * entries, watchedEntries (kept current by change notifications),
+ * rootsWatched, watches (directory watches held), watching (bool) and
+ * watchOff ("disabled" by FS_SCAN_CACHE_WATCH=0 or a TTL of 0,
+ * "unsupported" on systems without a watcher), fallbacks ({reason: count},
+ * reasons "overflow", "watch_limit", "unsupported", "root_gone",
+ * "symlinks_followed", "error"), fallbackRoots ({root: reason} for roots
+ * kept on the TTL policy), hits, eventsApplied, refreshes, refreshEntries,
+ * refreshMs (targeted refreshes: count, entries read, time), fullScans,
+ * fullScanEntries, fullScanMs (scans of a whole root). Runs on the calling
+ * thread; it takes the cache's lock briefly.
+ */
+char *fscache_cache_stats(void);
+
+/*
  * Releases a string returned by fscache_glob, fscache_fuzzy_find,
- * fscache_grep or fscache_list_workspace. NULL is a no-op. Freeing any other pointer, or the same one
+ * fscache_grep, fscache_list_workspace or fscache_cache_stats. NULL is a
+ * no-op. Freeing any other pointer, or the same one
  * twice, is undefined behaviour.
  */
 void fscache_free(char *p);

@@ -12,6 +12,7 @@
  *   grep(optionsJson, onMatch?, token?)   -> Promise<GrepResult>
  *   listWorkspace(optionsJson, token?)    -> Promise<ListWorkspaceResult>
  *   invalidate(path?)                     -> undefined (synchronous)
+ *   cacheStats()                          -> JSON string (synchronous)
  *   createCancelToken()                   -> opaque token
  *   cancel(token)                         -> undefined (sets the token's flag)
  *   closeAll()                            -> undefined (stops this env's calls)
@@ -790,6 +791,18 @@ static napi_value js_invalidate(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+/* cacheStats() -- synchronous: the JSON envelope of fscache_cache_stats. */
+static napi_value js_cache_stats(napi_env env, napi_callback_info info) {
+  (void)info;
+  char *json = fscache_cache_stats();
+  if (json == NULL) return fail(env, "fscache: out of memory");
+  napi_value out;
+  napi_status st = napi_create_string_utf8(env, json, NAPI_AUTO_LENGTH, &out);
+  fscache_free(json);
+  CHECK(env, st, "fscache: cannot return the statistics");
+  return out;
+}
+
 /* closeAll() -- stops every running call of this environment (the package
  * calls it from process.on("exit"): a call still streaming matches when
  * process.exit() runs must not keep a thread-pool thread busy). */
@@ -857,6 +870,7 @@ NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
       {"grep", NULL, js_grep, NULL, NULL, NULL, napi_enumerable, NULL},
       {"listWorkspace", NULL, js_list_workspace, NULL, NULL, NULL, napi_enumerable, NULL},
       {"invalidate", NULL, js_invalidate, NULL, NULL, NULL, napi_enumerable, NULL},
+      {"cacheStats", NULL, js_cache_stats, NULL, NULL, NULL, napi_enumerable, NULL},
       {"createCancelToken", NULL, js_create_cancel_token, NULL, NULL, NULL, napi_enumerable, NULL},
       {"cancel", NULL, js_cancel, NULL, NULL, NULL, napi_enumerable, NULL},
       {"closeAll", NULL, js_close_all, NULL, NULL, NULL, napi_enumerable, NULL},

@@ -394,6 +394,17 @@ function invalidateFsScanCache(path) {
   return undefined;
 }
 
+/**
+ * Statistics of the scan cache (an fscache addition, not in pi-natives):
+ * entries, what is watched, fallbacks to the TTL policy and why, events
+ * applied, targeted refreshes and full scans with their cost.
+ */
+function cacheStats() {
+  const r = JSON.parse(native.cacheStats());
+  if (r.error) throw new Error(r.error.message);
+  return r.ok;
+}
+
 /** The version of the loaded libfscache, e.g. "0.1.0". */
 function version() {
   return native.version();
@@ -408,4 +419,5 @@ module.exports = {
   invalidateFsScanCache,
   listWorkspace,
   version,
+  cacheStats,
 };

@@ -231,9 +231,12 @@ export interface GrepResult {
 }
 
 /**
- * Drops cached scans: those whose root contains `path` (relative paths are
- * resolved against the working directory; the path need not exist), or all
- * of them when `path` is omitted. Synchronous.
+ * Brings cached scans up to date with `path`: in those whose root contains
+ * it (relative paths are resolved against the working directory; the path
+ * need not exist), the directory holding it is listed again, or the whole
+ * subtree when it is a directory; all scans are dropped when `path` is
+ * omitted. Synchronous. (fscache refreshes where pi-natives drops; watched
+ * scans are current without this call: see docs/compat.md.)
  */
 export declare function invalidateFsScanCache(path?: string | undefined | null): void
 
@@ -283,3 +286,41 @@ export interface ListWorkspaceResult {
 
 /** Version of the loaded libfscache, e.g. "0.1.0". (fscache only; not in pi-natives.) */
 export declare function version(): string
+
+/**
+ * Statistics of the scan cache, from {@link cacheStats}. (fscache only; not
+ * in pi-natives.)
+ */
+export interface CacheStats {
+  /** Cached scans (partitions). */
+  entries: number
+  /** Cached scans kept current by change notifications (the others are served by TTL). */
+  watchedEntries: number
+  /** Roots with a watcher. */
+  rootsWatched: number
+  /** Directory watches held. */
+  watches: number
+  /** Whether watching is on (FS_SCAN_CACHE_WATCH, platform support). */
+  watching: boolean
+  /** Why watching is off: "disabled" or "unsupported". */
+  watchOff?: string
+  /** Falls back to the TTL policy, by reason: "overflow", "watch_limit", "unsupported", "root_gone", "symlinks_followed", "error". */
+  fallbacks: Record<string, number>
+  /** Roots kept on the TTL policy, with the reason. */
+  fallbackRoots: Record<string, string>
+  /** Cached answers. */
+  hits: number
+  /** Change events applied. */
+  eventsApplied: number
+  /** Targeted refreshes (one directory or subtree of one cached scan), entries they read, their time. */
+  refreshes: number
+  refreshEntries: number
+  refreshMs: number
+  /** Scans of a whole root, entries they read, their time. */
+  fullScans: number
+  fullScanEntries: number
+  fullScanMs: number
+}
+
+/** Statistics of the scan cache. Synchronous. (fscache only; not in pi-natives.) */
+export declare function cacheStats(): CacheStats

@@ -10,3 +10,4 @@ export const grep = impl.grep;
 export const invalidateFsScanCache = impl.invalidateFsScanCache;
 export const listWorkspace = impl.listWorkspace;
 export const version = impl.version;
+export const cacheStats = impl.cacheStats;

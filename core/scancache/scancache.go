@@ -15,6 +15,7 @@ import (
 
 	"github.com/fscache/fscache/core/cancel"
 	"github.com/fscache/fscache/core/walk"
+	"github.com/fscache/fscache/core/watch"
 )
 
 // Key partitions the cache: scans share an entry only when every field is
@@ -58,16 +59,22 @@ type Policy struct {
 	EmptyRecheck time.Duration
 	// MaxEntries bounds the number of cached scans.
 	MaxEntries int
+	// Watch keeps cached scans current from change notifications where
+	// the platform has them (see watched.go); the TTL then no longer
+	// applies to them.
+	Watch bool
 }
 
 // PolicyFromEnv reads FS_SCAN_CACHE_TTL_MS (default 1000),
-// FS_SCAN_EMPTY_RECHECK_MS (200) and FS_SCAN_CACHE_MAX_ENTRIES (16).
-// Unparsable values fall back to the defaults.
+// FS_SCAN_EMPTY_RECHECK_MS (200), FS_SCAN_CACHE_MAX_ENTRIES (16) and
+// FS_SCAN_CACHE_WATCH (on; "0" turns watching off). Unparsable values fall
+// back to the defaults.
 func PolicyFromEnv() Policy {
 	return Policy{
 		TTL:          time.Duration(envInt("FS_SCAN_CACHE_TTL_MS", 1000)) * time.Millisecond,
 		EmptyRecheck: time.Duration(envInt("FS_SCAN_EMPTY_RECHECK_MS", 200)) * time.Millisecond,
 		MaxEntries:   int(envInt("FS_SCAN_CACHE_MAX_ENTRIES", 16)),
+		Watch:        strings.TrimSpace(os.Getenv("FS_SCAN_CACHE_WATCH")) != "0",
 	}
 }
 
@@ -86,13 +93,34 @@ type ScanFunc func(k Key, tok *cancel.Token) ([]walk.Entry, error)
 type Cache struct {
 	policy Policy
 	scan   ScanFunc
+	// custom is set when scan is not walk.Scan: Invalidate then drops
+	// entries (a refresh walks the file system with walk.WalkSub).
+	custom bool
 	now    func() time.Time
 
 	mu      sync.Mutex
-	entries map[Key]*Snapshot
+	entries map[Key]*entry
 	// pending holds the scans in flight, so that callers missing the same
 	// key wait for one scan instead of each running their own.
 	pending map[Key]*flight
+
+	// newWatcher makes a root's watcher (watch.New; a test hook).
+	newWatcher func() (watch.Watcher, error)
+	// watchOff says why nothing is watched ("" when watching is on).
+	watchOff string
+	// roots are the watchers, by root.
+	roots map[string]*rootWatch
+	// sticky are the roots that fell back to the TTL policy for good,
+	// with the reason.
+	sticky map[string]string
+	st     counters
+}
+
+// entry is a cached partition: its snapshot and, when it is kept current
+// by watching, its root's watcher.
+type entry struct {
+	snap *Snapshot
+	rw   *rootWatch
 }
 
 type flight struct {
@@ -102,13 +130,28 @@ type flight struct {
 }
 
 // New returns an empty cache with the given policy. scan nil means
-// walk.Scan.
+// walk.Scan; only then are scans watched (when p.Watch is set).
 func New(p Policy, scan ScanFunc) *Cache {
-	if scan == nil {
-		scan = func(k Key, tok *cancel.Token) ([]walk.Entry, error) { return walk.Scan(k.Options(tok)) }
+	c := &Cache{policy: p, scan: scan, custom: scan != nil, now: time.Now, newWatcher: watch.New,
+		entries: map[Key]*entry{}, pending: map[Key]*flight{},
+		roots: map[string]*rootWatch{}, sticky: map[string]string{}}
+	switch {
+	case !p.Watch || scan != nil:
+		c.watchOff = ReasonDisabled
+	case p.TTL <= 0:
+		c.watchOff = ReasonDisabled // nothing is cached
 	}
-	return &Cache{policy: p, scan: scan, now: time.Now,
-		entries: map[Key]*Snapshot{}, pending: map[Key]*flight{}}
+	if c.watchOff == "" {
+		if w, err := watch.New(); err != nil {
+			c.watchOff = ReasonUnsupported
+		} else {
+			w.Close()
+		}
+	}
+	if scan == nil {
+		c.scan = func(k Key, tok *cancel.Token) ([]walk.Entry, error) { return walk.Scan(k.Options(tok)) }
+	}
+	return c
 }
 
 // Policy returns the cache's policy.
@@ -125,14 +168,25 @@ func (c *Cache) Get(k Key, tok *cancel.Token) (*Snapshot, time.Duration, error) 
 	}
 	for {
 		c.mu.Lock()
-		if s, ok := c.entries[k]; ok {
-			age := c.now().Sub(s.Created)
+		if e, ok := c.entries[k]; ok && e.rw != nil {
+			c.syncRoot(e.rw) // may drop the entry
+			if e, ok := c.entries[k]; ok && e.rw != nil {
+				c.st.hits++
+				s := e.snap
+				c.mu.Unlock()
+				// Current as of now: never old enough for an empty recheck.
+				return s, time.Nanosecond, nil
+			}
+		}
+		if e, ok := c.entries[k]; ok {
+			age := c.now().Sub(e.snap.Created)
 			if age < c.policy.TTL {
+				c.st.hits++
 				c.mu.Unlock()
 				if age <= 0 {
 					age = time.Nanosecond // a hit is never of age zero
 				}
-				return s, age, nil
+				return e.snap, age, nil
 			}
 			delete(c.entries, k)
 		}
@@ -149,11 +203,13 @@ func (c *Cache) Get(k Key, tok *cancel.Token) (*Snapshot, time.Duration, error) 
 		f := &flight{done: make(chan struct{})}
 		c.pending[k] = f
 		c.mu.Unlock()
-		f.snap, f.err = c.fresh(k, tok)
+		var rw *rootWatch
+		var log *fillLog
+		f.snap, rw, log, f.err = c.fill(k, tok)
 		c.mu.Lock()
 		delete(c.pending, k)
 		if f.err == nil {
-			c.store(k, f.snap)
+			f.snap = c.store(k, &entry{snap: f.snap, rw: rw}, log)
 		}
 		c.mu.Unlock()
 		close(f.done)
@@ -179,43 +235,66 @@ func wait(f *flight, tok *cancel.Token) error {
 
 // Rescan drops any entry for k, scans afresh and, when store is true and the
 // cache is enabled, stores the result. Rescan(k, false) is the path of a
-// call made with the cache off: it neither reads nor fills the cache.
+// call made with the cache off: it neither reads nor fills the cache (and
+// drops only an entry served by TTL, which may be stale; a watched one is
+// current and stays).
 func (c *Cache) Rescan(k Key, store bool, tok *cancel.Token) (*Snapshot, error) {
 	c.mu.Lock()
-	delete(c.entries, k)
+	if e, ok := c.entries[k]; ok && (store || e.rw == nil) {
+		// A watched entry is current: an uncached call leaves it alone.
+		delete(c.entries, k)
+		c.gcRoot(e.rw)
+	}
 	c.mu.Unlock()
-	s, err := c.fresh(k, tok)
-	if err != nil || !store || c.policy.TTL <= 0 {
+	if store && c.policy.TTL > 0 {
+		s, _, err := c.Get(k, tok) // a miss now: fills (and watches) the key
 		return s, err
 	}
-	c.mu.Lock()
-	c.store(k, s)
-	c.mu.Unlock()
-	return s, nil
+	return c.fresh(k, tok)
 }
 
 func (c *Cache) fresh(k Key, tok *cancel.Token) (*Snapshot, error) {
+	t0 := time.Now()
 	entries, err := c.scan(k, tok)
 	if err != nil {
 		return nil, err
 	}
+	c.mu.Lock()
+	c.st.fullScans++
+	c.st.fullScanRead += int64(len(entries))
+	c.st.fullScanTime += time.Since(t0)
+	c.mu.Unlock()
 	return NewSnapshot(entries, c.now()), nil
 }
 
-// store inserts s and evicts the oldest entries past MaxEntries. c.mu held.
-func (c *Cache) store(k Key, s *Snapshot) {
-	c.entries[k] = s
+// store inserts e, replays on it the events drained while it was being
+// walked (log), and evicts the oldest entries past MaxEntries, closing
+// the watchers no partition uses any more. It returns e's snapshot. c.mu
+// held.
+func (c *Cache) store(k Key, e *entry, log *fillLog) *Snapshot {
+	if old, ok := c.entries[k]; ok && old.rw != nil && old.rw != e.rw {
+		defer c.gcRoot(old.rw)
+	}
+	c.entries[k] = e
+	if e.rw != nil && log != nil {
+		c.patch(k, e, log.events)
+		c.syncRoot(e.rw)
+	}
+	s := e.snap
 	for len(c.entries) > c.policy.MaxEntries && len(c.entries) > 0 {
 		var oldest Key
 		var at time.Time
 		first := true
 		for key, e := range c.entries {
-			if first || e.Created.Before(at) {
-				oldest, at, first = key, e.Created, false
+			if first || e.snap.Created.Before(at) {
+				oldest, at, first = key, e.snap.Created, false
 			}
 		}
+		rw := c.entries[oldest].rw
 		delete(c.entries, oldest)
+		c.gcRoot(rw)
 	}
+	return s
 }
 
 // Len returns the number of cached scans.
@@ -229,22 +308,32 @@ func (c *Cache) Len() int {
 func (c *Cache) InvalidateAll() {
 	c.mu.Lock()
 	clear(c.entries)
+	for _, rw := range c.roots {
+		c.closeRoot(rw)
+	}
 	c.mu.Unlock()
 }
 
-// Invalidate drops every cached scan whose root contains path (or is path).
-// A relative path is resolved against the working directory; the path is
-// canonicalised, and when it no longer exists its parent is canonicalised
-// and the name re-attached, so deletes and renames invalidate too.
+// Invalidate brings every cached scan whose root contains path (or is
+// path) up to date with path: the directory holding path is listed again
+// (the whole subtree when path is a directory), instead of the scan being
+// dropped; watched roots drain their events first. A relative path is
+// resolved against the working directory; the path is canonicalised, and
+// when it no longer exists its parent is canonicalised and the name
+// re-attached, so deletes and renames invalidate too.
 func (c *Cache) Invalidate(path string) {
 	target := Canonical(path)
 	c.mu.Lock()
-	for k := range c.entries {
-		if within(target, k.Root) {
-			delete(c.entries, k)
+	defer c.mu.Unlock()
+	if c.custom {
+		for k := range c.entries {
+			if within(target, k.Root) {
+				delete(c.entries, k)
+			}
 		}
+		return
 	}
-	c.mu.Unlock()
+	c.invalidatePath(target)
 }
 
 // Canonical resolves p against the working directory and canonicalises it,

@@ -5,7 +5,6 @@
 package walk
 
 import (
-	"errors"
 	"io/fs"
 	"os"
 	"strings"
@@ -202,85 +201,7 @@ func names(rel string) (path, raw string) {
 // concurrently from several goroutines in no particular order. fn's error
 // stops the walk and is returned. Unreadable directories are skipped.
 func Walk(o Options, fn func(e Entry) error) error {
-	if err := o.Cancel.Err(); err != nil {
-		return err
-	}
-	w := newWalker(o)
-	rules := newPathIndex[*ignore.Dir]()
-	if o.FollowLinks {
-		w.ids = newPathIndex[fs.FileInfo]()
-	}
-	// Links are followed by returning ErrTraverseLink: fastwalk's Follow
-	// refuses links to any lexical ancestor of a path, beyond the root too.
-	var conf fastwalk.Config
-	err := fastwalk.Walk(&conf, o.Root, func(path string, de fs.DirEntry, err error) error {
-		if err != nil {
-			return nil // unreadable directories are skipped silently
-		}
-		if len(path) <= len(w.root) {
-			return nil // the root itself
-		}
-		if err := w.poll(); err != nil {
-			return err
-		}
-		name := de.Name()
-		typ := de.Type()
-		isDir := typ.IsDir()
-		if w.prunedByName(name) {
-			if isDir || (typ&fs.ModeSymlink != 0 && o.FollowLinks) {
-				return fastwalk.SkipDir // not a followed link's subtree either
-			}
-			return nil
-		}
-		kind := kindOf(typ)
-		link := false // a followed link to a directory
-		if typ&fs.ModeSymlink != 0 && o.FollowLinks {
-			var target fs.FileInfo
-			kind, target = followedKind(path, de)
-			if target != nil {
-				if w.onWalkPath(path, target) {
-					return nil // a loop: dropped entirely, as walkdir does
-				}
-				isDir, link = true, true
-			}
-		}
-		verdict := ignore.None
-		var parentRules *ignore.Dir
-		if w.rootRules != nil {
-			parentRules = w.rootRules
-			if i := strings.LastIndexByte(path, '/'); i >= w.start {
-				if r, ok := rules.load(path[:i]); ok {
-					parentRules = r
-				}
-			}
-			verdict = parentRules.Match(name, isDir)
-		}
-		if w.dropped(name, verdict) {
-			if isDir {
-				return fastwalk.SkipDir // prune (fastwalk permits it on links too)
-			}
-			return nil
-		}
-		if isDir && parentRules != nil {
-			rules.store(path, parentRules.Child(name))
-		}
-		if kind == 0 {
-			return nil // sockets, FIFOs, devices
-		}
-		e := Entry{Type: kind, Mtime: -1, Size: -1}
-		e.Path, e.RawPath = names(path[w.start:])
-		if o.Full {
-			e.Mtime, e.Size = lstatPath(path)
-		}
-		if err := fn(e); err != nil || !link {
-			return err
-		}
-		return fastwalk.ErrTraverseLink
-	})
-	if err != nil && !errors.Is(err, fastwalk.SkipDir) {
-		return err
-	}
-	return o.Cancel.Err()
+	return WalkSub(o, Sub{}, fn) // the whole root, without hooks (sub.go)
 }
 
 // kindOf maps a directory entry's mode to an entry kind, 0 for the kinds

@@ -543,7 +543,10 @@ describe("scan cache", () => {
     assert.deepEqual(paths(await glob({ pattern: "*.txt", path: dir, cache: true })), ["one.txt"]);
     fs.writeFileSync(path.join(dir, "two.txt"), "");
     const stale = paths(await glob({ pattern: "*.txt", path: dir, cache: true }));
-    if (Date.now() - t0 < 500) assert.deepEqual(stale, ["one.txt"], "served from the cache");
+    if (ours && process.platform === "linux") {
+      // fscache watches cached roots (docs/compat.md): current without invalidation.
+      assert.deepEqual(stale, ["one.txt", "two.txt"], "watched scan");
+    } else if (Date.now() - t0 < 500) assert.deepEqual(stale, ["one.txt"], "served from the cache");
     assert.equal(invalidateFsScanCache(dir), undefined);
     assert.deepEqual(paths(await glob({ pattern: "*.txt", path: dir, cache: true })), ["one.txt", "two.txt"]);
     fs.writeFileSync(path.join(dir, "three.txt"), "");
