@@ -1,8 +1,8 @@
 package core
 
-// CacheStats reports the process-wide scan cache's size, for tests and
+// DebugCacheSize reports the process-wide scan cache's size, for tests and
 // diagnostics (the C ABI's fscache_debug_* functions).
-type CacheStats struct {
+type DebugCacheSize struct {
 	// Entries is the number of cached scans now.
 	Entries int
 	// MaxEntries is the policy's bound on Entries.
@@ -10,7 +10,7 @@ type CacheStats struct {
 }
 
 // DebugCacheStats returns the scan cache's current size and bound.
-func DebugCacheStats() CacheStats {
+func DebugCacheStats() DebugCacheSize {
 	c := scanCache()
-	return CacheStats{Entries: c.Len(), MaxEntries: c.Policy().MaxEntries}
+	return DebugCacheSize{Entries: c.Len(), MaxEntries: c.Policy().MaxEntries}
 }

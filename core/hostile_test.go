@@ -52,7 +52,7 @@ func mkfiles(t testing.TB, root string, rels ...string) {
 	}
 }
 
-func globAll(t *testing.T, root, pattern string, o GlobOptions) []string {
+func hostileGlob(t *testing.T, root, pattern string, o GlobOptions) []string {
 	t.Helper()
 	o.Pattern, o.Path = pattern, root
 	r, err := Glob(o, nil)
@@ -76,7 +76,7 @@ func TestHostileSymlinkCycles(t *testing.T) {
 	}
 	var got []string
 	settle(t, "glob ** over link cycles, not followed", 10*time.Second, func() {
-		got = globAll(t, root, "**", GlobOptions{})
+		got = hostileGlob(t, root, "**", GlobOptions{})
 	})
 	want := []string{"a", "a/b", "a/b/down", "a/b/file.txt", "a/b/up", "a/self", "ring1", "ring2", "selfloop"}
 	if !slices.Equal(got, want) {
@@ -115,12 +115,12 @@ func TestHostileDeepNesting(t *testing.T) {
 	deep := strings.Repeat("d/", 320) + "deep.txt"
 	mkfiles(t, root, deep)
 	var got []string
-	settle(t, "glob over 320 levels", 20*time.Second, func() { got = globAll(t, root, "**/deep.txt", GlobOptions{}) })
+	settle(t, "glob over 320 levels", 20*time.Second, func() { got = hostileGlob(t, root, "**/deep.txt", GlobOptions{}) })
 	if !slices.Equal(got, []string{deep}) {
 		t.Errorf("glob: %d matches", len(got))
 	}
 	settle(t, "glob over 320 levels, cached", 20*time.Second, func() {
-		got = globAll(t, root, "*", GlobOptions{Cache: true})
+		got = hostileGlob(t, root, "*", GlobOptions{Cache: true})
 	})
 	if len(got) != 321 {
 		t.Errorf("glob *: %d entries, want 321", len(got))
@@ -200,7 +200,7 @@ func TestHostileHugeDirectory(t *testing.T) {
 	makeFlat(t, filepath.Join(root, "big"), 60000)
 	mkfiles(t, root, "big/zz_needle.txt")
 	var got []string
-	settle(t, "glob of a 60k-entry directory", 30*time.Second, func() { got = globAll(t, root, "big/*", GlobOptions{}) })
+	settle(t, "glob of a 60k-entry directory", 30*time.Second, func() { got = hostileGlob(t, root, "big/*", GlobOptions{}) })
 	if len(got) != 60001 || got[0] != "big/f000000" || got[60000] != "big/zz_needle.txt" {
 		t.Errorf("glob: %d entries", len(got))
 	}
@@ -234,7 +234,7 @@ func TestHostileNames(t *testing.T) {
 	}
 	shown := func(s string) string { return strings.ToValidUTF8(s, "\uFFFD") }
 	var got []string
-	settle(t, "glob **/*.txt over hostile names", 10*time.Second, func() { got = globAll(t, root, "**/*.txt", GlobOptions{}) })
+	settle(t, "glob **/*.txt over hostile names", 10*time.Second, func() { got = hostileGlob(t, root, "**/*.txt", GlobOptions{}) })
 	var want []string
 	for _, n := range names {
 		want = append(want, shown(strings.ReplaceAll(n, "\xff\xfe", "\xff")))
@@ -307,7 +307,7 @@ func TestHostileChurn(t *testing.T) {
 	settle(t, "glob/grep/fuzzyFind during churn", 60*time.Second, func() {
 		for time.Now().Before(deadline) {
 			runs++
-			got := globAll(t, root, "**/*.txt", GlobOptions{})
+			got := hostileGlob(t, root, "**/*.txt", GlobOptions{})
 			n := 0
 			for _, p := range got {
 				switch {
@@ -444,7 +444,7 @@ func TestHostileSpecialFiles(t *testing.T) {
 	mustDo(t, err)
 	defer l.Close()
 	var got []string
-	settle(t, "glob over FIFOs and a socket", 10*time.Second, func() { got = globAll(t, root, "*", GlobOptions{}) })
+	settle(t, "glob over FIFOs and a socket", 10*time.Second, func() { got = hostileGlob(t, root, "*", GlobOptions{}) })
 	if !slices.Equal(got, []string{"a.txt"}) {
 		t.Errorf("glob: %q", got)
 	}
@@ -515,7 +515,7 @@ func unreadableChild(t *testing.T, root string) {
 		t.Fatal("locked/ is readable: permissions are not in force")
 	}
 	var got []string
-	settle(t, "glob with an unreadable directory", 10*time.Second, func() { got = globAll(t, root, "**", GlobOptions{}) })
+	settle(t, "glob with an unreadable directory", 10*time.Second, func() { got = hostileGlob(t, root, "**", GlobOptions{}) })
 	// The locked directory is listed (its parent is readable), its content
 	// is not; the unreadable file is listed like any name.
 	if want := []string{"locked", "ok.txt", "sub", "sub/secret.txt", "sub/visible.txt"}; !slices.Equal(got, want) {
