@@ -161,17 +161,20 @@ func isAnchored(n *nfa, lineMode bool) bool {
 }
 
 type dfaCache struct {
-	sh     *dfaShared
-	trans  []int32
-	sets   [][]int32
-	flags  []uint8
-	index  map[string]int32
-	start  int32
-	seen   sparseSet
-	stack  []int32
-	buf    []int32
-	key    []byte
-	sim    *nfaSim
+	sh    *dfaShared
+	trans []int32
+	sets  [][]int32
+	flags []uint8
+	index map[string]int32
+	start int32
+	seen  sparseSet
+	stack []int32
+	buf   []int32
+	key   []byte
+	sim   *nfaSim
+	// cancel is the running search's cancel function, handed to the NFA
+	// simulation.
+	cancel func() error
 	badClr int
 	// lastClear is the input offset (in bytes searched) of the last clear.
 	searched, lastClear int
@@ -461,6 +464,7 @@ func (d *dfaCache) nfaSim() *nfaSim {
 	if d.sim == nil {
 		d.sim = d.sh.n.newSim()
 	}
+	d.sim.cancel = d.cancel
 	return d.sim
 }
 

@@ -396,7 +396,16 @@ type nfaSim struct {
 	// nfaWorkBudget the simulation gives up and sets over.
 	work int
 	over bool
+	// cancel, when not nil, is polled every simPollEvery bytes; its error
+	// stops the simulation (over is set and cancelErr holds the error), so
+	// that one long line cannot hold a cancelled search.
+	cancel    func() error
+	cancelErr error
 }
+
+// simPollEvery is how many bytes the NFA simulation steps between two
+// polls of the cancel function (a few milliseconds at worst).
+const simPollEvery = 1 << 12
 
 // nfaWorkBudget bounds the NFA simulation in one search (one file): the sum
 // over the bytes examined of the threads alive there. Ordinary patterns
@@ -407,7 +416,7 @@ type nfaSim struct {
 // *BudgetError rather than run for minutes.
 const nfaWorkBudget = 1 << 25
 
-func (sim *nfaSim) resetWork() { sim.work, sim.over = 0, false }
+func (sim *nfaSim) resetWork() { sim.work, sim.over, sim.cancelErr = 0, false, nil }
 
 func (n *nfa) newSim() *nfaSim {
 	return &nfaSim{cur: newSparseSet(len(n.states)), next: newSparseSet(len(n.states))}
@@ -460,6 +469,12 @@ func (n *nfa) simulateFrom(sim *nfaSim, hay []byte, at int, set []int32) bool {
 		if sim.work += len(sim.cur.dense); sim.work > nfaWorkBudget {
 			sim.over = true
 			return false
+		}
+		if at%simPollEvery == 0 && sim.cancel != nil {
+			if err := sim.cancel(); err != nil {
+				sim.over, sim.cancelErr = true, err
+				return false
+			}
 		}
 		b := hay[at]
 		sim.next.clear()

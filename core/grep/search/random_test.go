@@ -274,3 +274,28 @@ func TestDFACacheThrash(t *testing.T) {
 		}
 	}
 }
+
+// TestLongLinesPastPollWindows: matching lines and quitting lines much
+// longer than the poll window, so that a scan ends past the window's end
+// (a match's line, or a line the DFA hands to the NFA).
+func TestLongLinesPastPollWindows(t *testing.T) {
+	var b bytes.Buffer
+	for i := 0; i < 6; i++ {
+		b.WriteString("needle " + strings.Repeat("a", 3*pollEvery) + "\n")
+		b.WriteString(strings.Repeat("b", pollEvery/3) + "\n")
+	}
+	data := b.Bytes()
+	for _, p := range []string{`needle`, `^needle a`, `a\n?`, `(?i)NEEDLE\s+a`, `a[ab]{40}b`} {
+		m, err := Compile(Options{Pattern: p})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, mode := range []searchMode{m.lineMode, modeDFA} {
+			m.lineMode = mode
+			got, _ := lineNumbers(t, m, data)
+			if naive := naiveLines(m, data); !slices.Equal(got, naive) {
+				t.Fatalf("%q (mode %v): got lines %v, want %v", p, mode, got, naive)
+			}
+		}
+	}
+}

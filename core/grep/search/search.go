@@ -3,8 +3,9 @@ package search
 import "bytes"
 
 // pollEvery is how many bytes of input are examined between two calls of
-// the cancel function (about a millisecond of work).
-const pollEvery = 1 << 20
+// the cancel function (well under a millisecond of work, or a few
+// milliseconds while the lazy DFA builds states).
+const pollEvery = 1 << 16
 
 // lineIter yields the matching lines of a buffer in order.
 type lineIter struct {
@@ -123,6 +124,10 @@ func (it *lineIter) next(stop int) (ls, le int, found, done bool) {
 				if it.overBudget(ls) {
 					return 0, 0, false, true
 				}
+				if it.pos >= stop {
+					// The line ran past the window.
+					return 0, 0, false, false
+				}
 			case evDead:
 				// Nothing can match in the rest of this line.
 				it.advance(lineEnd(data, at))
@@ -152,6 +157,10 @@ func (st *searchState) reset() {
 // the line starting at ls), setting it.err.
 func (it *lineIter) overBudget(ls int) bool {
 	if sim := it.st.dfa.sim; sim != nil && sim.over {
+		if sim.cancelErr != nil {
+			it.err = sim.cancelErr
+			return true
+		}
 		it.err = &BudgetError{Line: 1 + bytes.Count(it.data[:ls], []byte{'\n'}), Limit: nfaBudgetText}
 		return true
 	}
@@ -182,7 +191,7 @@ func lineEnd(data []byte, pos int) int {
 // are built and nothing is allocated per line. Matches are appended to
 // dst[:0].
 //
-// cancel, when not nil, is called about every MiB of input; its error stops
+// cancel, when not nil, is called every 64 KiB of input or so; its error stops
 // the search and is returned with the matches found so far.
 //
 // A pattern on the backtracking engine (look-around, backreferences) can
@@ -208,6 +217,7 @@ func (m *Matcher) search(data []byte, limit int, withLines bool, dst []Match, ca
 		}
 	} else {
 		st.reset()
+		st.dfa.cancel = cancel
 	}
 
 	matches = dst[:0]
@@ -243,6 +253,11 @@ func (m *Matcher) search(data []byte, limit int, withLines bool, dst []Match, ca
 	nextPoll := pollEvery
 	stopAt := len(data)
 	for {
+		if nextPoll <= it.pos {
+			// A match on a line longer than the window carried the scan
+			// past it: the next window starts here.
+			nextPoll = it.pos + pollEvery
+		}
 		stop := min(len(data), nextPoll)
 		ls, le, found, done := it.next(stop)
 		if !found {
