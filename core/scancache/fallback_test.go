@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fscache/fscache/core/cancel"
 	"github.com/fscache/fscache/core/watch"
 )
 
@@ -266,5 +267,79 @@ func TestRootReplacedThroughAnAncestor(t *testing.T) {
 	check(t, c, k, "after the ancestor was moved and the root made again")
 	if st := c.Stats(); st.Fallbacks[ReasonRootGone] != 1 {
 		t.Errorf("%+v", st)
+	}
+}
+
+func TestCancelledFillLeavesNoWatcher(t *testing.T) {
+	var ws []*hooked
+	c := hookedCache(t, long, 0, &ws)
+	root := tree(t, "a/b.txt")
+	tok := cancel.New(time.Time{}, func() bool { return true })
+	if _, _, err := c.Get(Key{Root: root}, tok); err == nil {
+		t.Fatal("a cancelled fill succeeded")
+	}
+	if st := c.Stats(); st.Entries != 0 || st.RootsWatched != 0 || len(ws) != 1 || !ws[0].closed {
+		t.Errorf("%+v", st)
+	}
+}
+
+// TestConcurrentWatchedUse: cached calls on several partitions of one root,
+// invalidations and InvalidateAll race with changes (run with -race); once
+// the changes stop, every partition equals a fresh scan.
+func TestConcurrentWatchedUse(t *testing.T) {
+	var ws []*hooked
+	c := hookedCache(t, long, 0, &ws)
+	root := tree(t, "a/b.txt", "c/d/e.txt")
+	keys := churnKeys(root)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for i := range 6 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; ; j++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				k := keys[(i+j)%len(keys)]
+				switch j % 17 {
+				case 5:
+					c.Invalidate(filepath.Join(root, "a", "x"))
+				case 16:
+					if i == 0 {
+						c.InvalidateAll()
+					}
+				default:
+					if _, _, err := c.Get(k, nil); err != nil {
+						t.Error(err)
+						return
+					}
+				}
+			}
+		}()
+	}
+	for i := range 200 {
+		d := filepath.Join(root, "a", string(rune('a'+i%5)))
+		os.MkdirAll(filepath.Join(d, "sub"), 0o755)
+		os.WriteFile(filepath.Join(d, "sub", "f.txt"), nil, 0o644)
+		if i%3 == 0 {
+			os.RemoveAll(d)
+		}
+		if i%7 == 0 {
+			os.WriteFile(filepath.Join(root, ".gitignore"), []byte([]string{"sub/\n", ""}[i%2]), 0o644)
+		}
+	}
+	close(stop)
+	wg.Wait()
+	for _, k := range keys {
+		check(t, c, k, "after the concurrent churn")
+	}
+	c.InvalidateAll()
+	for _, w := range ws {
+		if !w.closed {
+			t.Error("a watcher was left open after InvalidateAll")
+		}
 	}
 }

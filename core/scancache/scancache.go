@@ -203,14 +203,9 @@ func (c *Cache) Get(k Key, tok *cancel.Token) (*Snapshot, time.Duration, error) 
 		f := &flight{done: make(chan struct{})}
 		c.pending[k] = f
 		c.mu.Unlock()
-		var rw *rootWatch
-		var log *fillLog
-		f.snap, rw, log, f.err = c.fill(k, tok)
+		f.snap, f.err = c.fill(k, tok)
 		c.mu.Lock()
 		delete(c.pending, k)
-		if f.err == nil {
-			f.snap = c.store(k, &entry{snap: f.snap, rw: rw}, log)
-		}
 		c.mu.Unlock()
 		close(f.done)
 		return f.snap, 0, f.err

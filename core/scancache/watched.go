@@ -483,10 +483,9 @@ func (c *Cache) hooks(k Key, rw *rootWatch, linked *atomic.Bool) refreshHooks {
 	return h
 }
 
-// fill scans k for the cache, watched when it can be. It returns the
-// snapshot and its watcher (nil: served by TTL); the caller stores it with
-// store, which also replays the events of log. c.mu not held.
-func (c *Cache) fill(k Key, tok *cancel.Token) (*Snapshot, *rootWatch, *fillLog, error) {
+// fill scans k and caches the scan, watched when it can be; it returns
+// the snapshot that answers the call. c.mu not held.
+func (c *Cache) fill(k Key, tok *cancel.Token) (*Snapshot, error) {
 	c.mu.Lock()
 	rw := c.rootFor(k.Root)
 	var log *fillLog
@@ -497,7 +496,12 @@ func (c *Cache) fill(k Key, tok *cancel.Token) (*Snapshot, *rootWatch, *fillLog,
 	c.mu.Unlock()
 	if rw == nil {
 		s, err := c.fresh(k, tok)
-		return s, nil, nil, err
+		if err == nil {
+			c.mu.Lock()
+			s = c.store(k, &entry{snap: s}, nil)
+			c.mu.Unlock()
+		}
+		return s, err
 	}
 	t0 := time.Now()
 	var linked, limited atomic.Bool
@@ -536,22 +540,26 @@ func (c *Cache) fill(k Key, tok *cancel.Token) (*Snapshot, *rootWatch, *fillLog,
 	c.st.fullScans++
 	c.st.fullScanRead += int64(read)
 	c.st.fullScanTime += time.Since(t0)
-	switch {
-	case err != nil:
+	if err != nil {
 		c.gcRoot(rw)
-		return nil, nil, nil, err
+		return nil, err
+	}
+	s := NewSnapshot(es, created)
+	switch {
 	case limited.Load():
 		c.dropRoot(rw, ReasonWatchLimit, true)
-		return NewSnapshot(es, created), nil, nil, nil
+		return c.store(k, &entry{snap: s}, nil), nil // served by TTL
 	case linked.Load():
 		c.countFallback(ReasonSymlinks)
 		c.gcRoot(rw)
-		return NewSnapshot(es, created), nil, nil, nil
+		return c.store(k, &entry{snap: s}, nil), nil // served by TTL
 	case rw.closed:
-		// Events were lost while walking: serve this scan by TTL.
-		return NewSnapshot(es, created), nil, nil, nil
+		// The watcher went away while walking (overflow, InvalidateAll):
+		// changes after the listings may be lost. The scan answers this
+		// call but is not cached.
+		return s, nil
 	}
-	return NewSnapshot(es, created), rw, log, nil
+	return c.store(k, &entry{snap: s, rw: rw}, log), nil
 }
 
 // invalidatePath refreshes, in every partition whose root contains target,
