@@ -312,7 +312,8 @@ func (c *Cache) InvalidateAll() {
 // Invalidate brings every cached scan whose root contains path (or is
 // path) up to date with path: the directory holding path is listed again
 // (the whole subtree when path is a directory), instead of the scan being
-// dropped; watched roots drain their events first. A relative path is
+// dropped; watched partitions drain their root's events, which makes them
+// current, and need nothing more. A relative path is
 // resolved against the working directory; the path is canonicalised, and
 // when it no longer exists its parent is canonicalised and the name
 // re-attached, so deletes and renames invalidate too.

@@ -574,8 +574,8 @@ func (c *Cache) invalidatePath(target string) {
 	fi, statErr := os.Lstat(target)
 	for k, e := range c.entries {
 		rel, ok := relOf(k.Root, target)
-		if !ok {
-			continue
+		if !ok || (e.rw != nil && !e.rw.closed) {
+			continue // a watched partition is current once drained
 		}
 		d, deep := parentOf(rel), false
 		if statErr == nil && fi.IsDir() || rel == "" {
