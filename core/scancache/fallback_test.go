@@ -112,8 +112,8 @@ func TestOverflowFallsBackToRescan(t *testing.T) {
 	ws[0].mu.Unlock()
 	check(t, c, k, "after an overflow") // dropped, rescanned, watched again
 	st := c.Stats()
-	if st.Fallbacks[ReasonOverflow] != 1 || st.FullScans != 2 || !ws[0].closed || len(ws) != 2 || st.Watched != 1 {
-		t.Errorf("overflow: %+v (watchers %d, first closed %v)", st, len(ws), ws[0].closed)
+	if st.Fallbacks[ReasonOverflow] != 1 || st.FullScans != 2 || !ws[0].closedSoon() || len(ws) != 2 || st.Watched != 1 {
+		t.Errorf("overflow: %+v (watchers %d, first closed %v)", st, len(ws), ws[0].closedNow())
 	}
 	os.Remove(filepath.Join(root, "c.txt"))
 	check(t, c, k, "watched again after the overflow")
@@ -127,7 +127,7 @@ func TestWatchLimitFallsBackToTTL(t *testing.T) {
 	check(t, c, k, "first")
 	st := c.Stats()
 	if st.Fallbacks[ReasonWatchLimit] != 1 || st.FallbackRoots[root] != ReasonWatchLimit || st.Watched != 0 ||
-		st.Entries != 1 || st.RootsWatched != 0 || !ws[0].closed {
+		st.Entries != 1 || st.RootsWatched != 0 || !ws[0].closedSoon() {
 		t.Fatalf("watch limit: %+v", st)
 	}
 	// The root is served by TTL now: stale until invalidated, as the
@@ -213,11 +213,11 @@ func TestEvictionAndInvalidateAllCloseWatchers(t *testing.T) {
 	a, b := tree(t, "x"), tree(t, "y")
 	check(t, c, Key{Root: a}, "a")
 	check(t, c, Key{Root: b}, "b") // evicts a
-	if st := c.Stats(); st.Entries != 1 || st.RootsWatched != 1 || !ws[0].closed || ws[1].closed {
+	if st := c.Stats(); st.Entries != 1 || st.RootsWatched != 1 || !ws[0].closedSoon() || ws[1].closedNow() {
 		t.Errorf("eviction: %+v", st)
 	}
 	c.InvalidateAll()
-	if st := c.Stats(); st.Entries != 0 || st.RootsWatched != 0 || !ws[1].closed {
+	if st := c.Stats(); st.Entries != 0 || st.RootsWatched != 0 || !ws[1].closedSoon() {
 		t.Errorf("InvalidateAll: %+v", st)
 	}
 }
@@ -278,7 +278,7 @@ func TestCancelledFillLeavesNoWatcher(t *testing.T) {
 	if _, _, err := c.Get(Key{Root: root}, tok); err == nil {
 		t.Fatal("a cancelled fill succeeded")
 	}
-	if st := c.Stats(); st.Entries != 0 || st.RootsWatched != 0 || len(ws) != 1 || !ws[0].closed {
+	if st := c.Stats(); st.Entries != 0 || st.RootsWatched != 0 || len(ws) != 1 || !ws[0].closedSoon() {
 		t.Errorf("%+v", st)
 	}
 }
@@ -338,8 +338,28 @@ func TestConcurrentWatchedUse(t *testing.T) {
 	}
 	c.InvalidateAll()
 	for _, w := range ws {
-		if !w.closed {
+		if !w.closedSoon() {
 			t.Error("a watcher was left open after InvalidateAll")
+		}
+	}
+}
+
+// closedNow reports whether the watcher has been closed.
+func (h *hooked) closedNow() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.closed
+}
+
+// closedSoon waits up to 5 s for the watcher to be closed (the cache
+// closes watchers off the caller's path).
+func (h *hooked) closedSoon() bool {
+	for end := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if h.closedNow() {
+			return true
+		}
+		if time.Now().After(end) {
+			return false
 		}
 	}
 }

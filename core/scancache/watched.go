@@ -190,7 +190,10 @@ func (c *Cache) closeRoot(rw *rootWatch) {
 		return
 	}
 	rw.closed = true
-	rw.w.Close()
+	// Closing a descriptor with thousands of watches makes the kernel tear
+	// each one down: off the caller's path and out of the lock. The
+	// goroutine ends with the close; rw.closed keeps everyone else away.
+	go rw.w.Close()
 	if c.roots[rw.root] == rw {
 		delete(c.roots, rw.root)
 	}
