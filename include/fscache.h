@@ -141,7 +141,8 @@ char *fscache_list_workspace(const char *options_json, const volatile int32_t *c
  * directory holding the path is listed again (the whole subtree when the
  * path is a directory), instead of the scan being dropped (the path need
  * not exist any more). NULL drops everything; "" is the working directory.
- * Watched scans (see fscache_cache_stats) are current without this call.
+ * Watched scans (see fscache_cache_stats) are current without this call;
+ * for them it only applies the pending change events.
  * Runs on the calling thread; never fails.
  */
 void fscache_invalidate(const char *path_or_null);

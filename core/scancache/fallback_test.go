@@ -7,6 +7,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fscache/fscache/core/cancel"
 	"github.com/fscache/fscache/core/watch"
 )
 
@@ -111,8 +112,8 @@ func TestOverflowFallsBackToRescan(t *testing.T) {
 	ws[0].mu.Unlock()
 	check(t, c, k, "after an overflow") // dropped, rescanned, watched again
 	st := c.Stats()
-	if st.Fallbacks[ReasonOverflow] != 1 || st.FullScans != 2 || !ws[0].closed || len(ws) != 2 || st.Watched != 1 {
-		t.Errorf("overflow: %+v (watchers %d, first closed %v)", st, len(ws), ws[0].closed)
+	if st.Fallbacks[ReasonOverflow] != 1 || st.FullScans != 2 || !ws[0].closedSoon() || len(ws) != 2 || st.Watched != 1 {
+		t.Errorf("overflow: %+v (watchers %d, first closed %v)", st, len(ws), ws[0].closedNow())
 	}
 	os.Remove(filepath.Join(root, "c.txt"))
 	check(t, c, k, "watched again after the overflow")
@@ -126,7 +127,7 @@ func TestWatchLimitFallsBackToTTL(t *testing.T) {
 	check(t, c, k, "first")
 	st := c.Stats()
 	if st.Fallbacks[ReasonWatchLimit] != 1 || st.FallbackRoots[root] != ReasonWatchLimit || st.Watched != 0 ||
-		st.Entries != 1 || st.RootsWatched != 0 || !ws[0].closed {
+		st.Entries != 1 || st.RootsWatched != 0 || !ws[0].closedSoon() {
 		t.Fatalf("watch limit: %+v", st)
 	}
 	// The root is served by TTL now: stale until invalidated, as the
@@ -212,11 +213,11 @@ func TestEvictionAndInvalidateAllCloseWatchers(t *testing.T) {
 	a, b := tree(t, "x"), tree(t, "y")
 	check(t, c, Key{Root: a}, "a")
 	check(t, c, Key{Root: b}, "b") // evicts a
-	if st := c.Stats(); st.Entries != 1 || st.RootsWatched != 1 || !ws[0].closed || ws[1].closed {
+	if st := c.Stats(); st.Entries != 1 || st.RootsWatched != 1 || !ws[0].closedSoon() || ws[1].closedNow() {
 		t.Errorf("eviction: %+v", st)
 	}
 	c.InvalidateAll()
-	if st := c.Stats(); st.Entries != 0 || st.RootsWatched != 0 || !ws[1].closed {
+	if st := c.Stats(); st.Entries != 0 || st.RootsWatched != 0 || !ws[1].closedSoon() {
 		t.Errorf("InvalidateAll: %+v", st)
 	}
 }
@@ -266,5 +267,99 @@ func TestRootReplacedThroughAnAncestor(t *testing.T) {
 	check(t, c, k, "after the ancestor was moved and the root made again")
 	if st := c.Stats(); st.Fallbacks[ReasonRootGone] != 1 {
 		t.Errorf("%+v", st)
+	}
+}
+
+func TestCancelledFillLeavesNoWatcher(t *testing.T) {
+	var ws []*hooked
+	c := hookedCache(t, long, 0, &ws)
+	root := tree(t, "a/b.txt")
+	tok := cancel.New(time.Time{}, func() bool { return true })
+	if _, _, err := c.Get(Key{Root: root}, tok); err == nil {
+		t.Fatal("a cancelled fill succeeded")
+	}
+	if st := c.Stats(); st.Entries != 0 || st.RootsWatched != 0 || len(ws) != 1 || !ws[0].closedSoon() {
+		t.Errorf("%+v", st)
+	}
+}
+
+// TestConcurrentWatchedUse: cached calls on several partitions of one root,
+// invalidations and InvalidateAll race with changes (run with -race); once
+// the changes stop, every partition equals a fresh scan.
+func TestConcurrentWatchedUse(t *testing.T) {
+	var ws []*hooked
+	c := hookedCache(t, long, 0, &ws)
+	root := tree(t, "a/b.txt", "c/d/e.txt")
+	keys := churnKeys(root)
+	stop := make(chan struct{})
+	var wg sync.WaitGroup
+	for i := range 6 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for j := 0; ; j++ {
+				select {
+				case <-stop:
+					return
+				default:
+				}
+				k := keys[(i+j)%len(keys)]
+				switch j % 17 {
+				case 5:
+					c.Invalidate(filepath.Join(root, "a", "x"))
+				case 16:
+					if i == 0 {
+						c.InvalidateAll()
+					}
+				default:
+					if _, _, err := c.Get(k, nil); err != nil {
+						t.Error(err)
+						return
+					}
+				}
+			}
+		}()
+	}
+	for i := range 200 {
+		d := filepath.Join(root, "a", string(rune('a'+i%5)))
+		os.MkdirAll(filepath.Join(d, "sub"), 0o755)
+		os.WriteFile(filepath.Join(d, "sub", "f.txt"), nil, 0o644)
+		if i%3 == 0 {
+			os.RemoveAll(d)
+		}
+		if i%7 == 0 {
+			os.WriteFile(filepath.Join(root, ".gitignore"), []byte([]string{"sub/\n", ""}[i%2]), 0o644)
+		}
+	}
+	close(stop)
+	wg.Wait()
+	for _, k := range keys {
+		check(t, c, k, "after the concurrent churn")
+	}
+	c.InvalidateAll()
+	for _, w := range ws {
+		if !w.closedSoon() {
+			t.Error("a watcher was left open after InvalidateAll")
+		}
+	}
+}
+
+// closedNow reports whether the watcher has been closed.
+func (h *hooked) closedNow() bool {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.closed
+}
+
+// closedSoon waits up to 5 s for the watcher to be closed (the cache
+// closes watchers off the caller's path).
+func (h *hooked) closedSoon() bool {
+	for end := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+		if h.closedNow() {
+			return true
+		}
+		if time.Now().After(end) {
+			return false
+		}
 	}
 }

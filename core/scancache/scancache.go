@@ -203,14 +203,9 @@ func (c *Cache) Get(k Key, tok *cancel.Token) (*Snapshot, time.Duration, error) 
 		f := &flight{done: make(chan struct{})}
 		c.pending[k] = f
 		c.mu.Unlock()
-		var rw *rootWatch
-		var log *fillLog
-		f.snap, rw, log, f.err = c.fill(k, tok)
+		f.snap, f.err = c.fill(k, tok)
 		c.mu.Lock()
 		delete(c.pending, k)
-		if f.err == nil {
-			f.snap = c.store(k, &entry{snap: f.snap, rw: rw}, log)
-		}
 		c.mu.Unlock()
 		close(f.done)
 		return f.snap, 0, f.err
@@ -317,7 +312,8 @@ func (c *Cache) InvalidateAll() {
 // Invalidate brings every cached scan whose root contains path (or is
 // path) up to date with path: the directory holding path is listed again
 // (the whole subtree when path is a directory), instead of the scan being
-// dropped; watched roots drain their events first. A relative path is
+// dropped; watched partitions drain their root's events, which makes them
+// current, and need nothing more. A relative path is
 // resolved against the working directory; the path is canonicalised, and
 // when it no longer exists its parent is canonicalised and the name
 // re-attached, so deletes and renames invalidate too.

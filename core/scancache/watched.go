@@ -190,7 +190,10 @@ func (c *Cache) closeRoot(rw *rootWatch) {
 		return
 	}
 	rw.closed = true
-	rw.w.Close()
+	// Closing a descriptor with thousands of watches makes the kernel tear
+	// each one down: off the caller's path and out of the lock. The
+	// goroutine ends with the close; rw.closed keeps everyone else away.
+	go rw.w.Close()
 	if c.roots[rw.root] == rw {
 		delete(c.roots, rw.root)
 	}
@@ -483,10 +486,9 @@ func (c *Cache) hooks(k Key, rw *rootWatch, linked *atomic.Bool) refreshHooks {
 	return h
 }
 
-// fill scans k for the cache, watched when it can be. It returns the
-// snapshot and its watcher (nil: served by TTL); the caller stores it with
-// store, which also replays the events of log. c.mu not held.
-func (c *Cache) fill(k Key, tok *cancel.Token) (*Snapshot, *rootWatch, *fillLog, error) {
+// fill scans k and caches the scan, watched when it can be; it returns
+// the snapshot that answers the call. c.mu not held.
+func (c *Cache) fill(k Key, tok *cancel.Token) (*Snapshot, error) {
 	c.mu.Lock()
 	rw := c.rootFor(k.Root)
 	var log *fillLog
@@ -497,7 +499,12 @@ func (c *Cache) fill(k Key, tok *cancel.Token) (*Snapshot, *rootWatch, *fillLog,
 	c.mu.Unlock()
 	if rw == nil {
 		s, err := c.fresh(k, tok)
-		return s, nil, nil, err
+		if err == nil {
+			c.mu.Lock()
+			s = c.store(k, &entry{snap: s}, nil)
+			c.mu.Unlock()
+		}
+		return s, err
 	}
 	t0 := time.Now()
 	var linked, limited atomic.Bool
@@ -536,22 +543,26 @@ func (c *Cache) fill(k Key, tok *cancel.Token) (*Snapshot, *rootWatch, *fillLog,
 	c.st.fullScans++
 	c.st.fullScanRead += int64(read)
 	c.st.fullScanTime += time.Since(t0)
-	switch {
-	case err != nil:
+	if err != nil {
 		c.gcRoot(rw)
-		return nil, nil, nil, err
+		return nil, err
+	}
+	s := NewSnapshot(es, created)
+	switch {
 	case limited.Load():
 		c.dropRoot(rw, ReasonWatchLimit, true)
-		return NewSnapshot(es, created), nil, nil, nil
+		return c.store(k, &entry{snap: s}, nil), nil // served by TTL
 	case linked.Load():
 		c.countFallback(ReasonSymlinks)
 		c.gcRoot(rw)
-		return NewSnapshot(es, created), nil, nil, nil
+		return c.store(k, &entry{snap: s}, nil), nil // served by TTL
 	case rw.closed:
-		// Events were lost while walking: serve this scan by TTL.
-		return NewSnapshot(es, created), nil, nil, nil
+		// The watcher went away while walking (overflow, InvalidateAll):
+		// changes after the listings may be lost. The scan answers this
+		// call but is not cached.
+		return s, nil
 	}
-	return NewSnapshot(es, created), rw, log, nil
+	return c.store(k, &entry{snap: s, rw: rw}, log), nil
 }
 
 // invalidatePath refreshes, in every partition whose root contains target,
@@ -566,8 +577,8 @@ func (c *Cache) invalidatePath(target string) {
 	fi, statErr := os.Lstat(target)
 	for k, e := range c.entries {
 		rel, ok := relOf(k.Root, target)
-		if !ok {
-			continue
+		if !ok || (e.rw != nil && !e.rw.closed) {
+			continue // a watched partition is current once drained
 		}
 		d, deep := parentOf(rel), false
 		if statErr == nil && fi.IsDir() || rel == "" {
