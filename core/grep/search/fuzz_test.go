@@ -3,6 +3,7 @@ package search
 import (
 	"bytes"
 	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -97,7 +98,7 @@ func FuzzRegex(f *testing.F) {
 		for _, mt := range ms {
 			got = append(got, mt.LineNumber)
 		}
-		if !equalInts(got, want) {
+		if !slices.Equal(got, want) {
 			t.Fatalf("%q on %q: lines %v, Go's regexp %v", p, hay, got, want)
 		}
 	})
@@ -106,18 +107,6 @@ func FuzzRegex(f *testing.F) {
 func isASCIIText(b []byte) bool {
 	for _, c := range b {
 		if c >= 0x80 || c == '\r' || c == '\v' || c == 0 {
-			return false
-		}
-	}
-	return true
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
 			return false
 		}
 	}
