@@ -415,7 +415,8 @@ func (it *lineIter) nextBacktrack(stop int) (ls, le int, found, done bool) {
 // searchBacktrack runs Search on the backtracking engine in a goroutine of
 // its own and polls cancel meanwhile, so that a cancellation returns
 // promptly even while one line is being matched (the abandoned run stops
-// at the end of that line, within BacktrackBudget).
+// at the end of that line, within BacktrackBudget). The data is copied for
+// the run, so the caller may reuse its buffer at once.
 func (m *Matcher) searchBacktrack(data []byte, limit int, withLines bool, cancel func() error) ([]Match, int, error) {
 	type result struct {
 		matches []Match
@@ -423,6 +424,9 @@ func (m *Matcher) searchBacktrack(data []byte, limit int, withLines bool, cancel
 		err     error
 	}
 	ch := make(chan result, 1)
+	// The run may outlive this call: it gets its own copy of the data,
+	// which the caller may reuse once the call returned.
+	data = bytes.Clone(data)
 	go func() {
 		ms, n, err := m.search(data, limit, withLines, nil, cancel)
 		ch <- result{ms, n, err}
