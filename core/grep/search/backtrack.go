@@ -34,6 +34,11 @@ import (
 // BacktrackBudget is the time one line may take on the backtracking engine.
 const BacktrackBudget = time.Second
 
+// BacktrackFileBudget is the time the backtracking engine may spend on one
+// file (one Search) in all: checked after each line, so a search ends
+// within BacktrackFileBudget + BacktrackBudget.
+const BacktrackFileBudget = 3 * time.Second
+
 // BudgetError reports a search that exceeded a matching budget: a
 // backtracking run longer than BacktrackBudget on one line, or an NFA
 // simulation past nfaWorkBudget in one file.
@@ -45,8 +50,9 @@ type BudgetError struct {
 }
 
 const (
-	btBudgetText  = "backtracking budget exceeded: a match attempt ran longer than 1s"
-	nfaBudgetText = "matching budget exceeded: the automaton simulation took more than 33554432 steps"
+	btBudgetText     = "backtracking budget exceeded: a match attempt ran longer than 1s"
+	btFileBudgetText = "backtracking budget exceeded: matching one file took longer than 3s"
+	nfaBudgetText    = "matching budget exceeded: the automaton simulation took more than 33554432 steps"
 )
 
 func (e *BudgetError) Error() string {
@@ -119,7 +125,10 @@ func (bt *backtracker) match(line []byte) (bool, error) {
 	return ok, nil
 }
 
-var errBudget = errors.New("budget")
+var (
+	errBudget     = errors.New("budget")
+	errFileBudget = errors.New("file budget")
+)
 
 // anyText stands for a backreference in the relaxed pattern: it matches
 // whatever the group matched (any text of the line).
@@ -379,9 +388,19 @@ func (it *lineIter) nextBacktrack(stop int) (ls, le int, found, done bool) {
 				return 0, 0, false, true
 			}
 		}
+		if it.btStart.IsZero() {
+			it.btStart = time.Now()
+		}
 		ok, err := it.m.bt.match(data[ls:le])
+		if err == nil && time.Since(it.btStart) > BacktrackFileBudget {
+			err = errFileBudget
+		}
 		if err != nil {
-			it.err = &BudgetError{Line: 1 + bytes.Count(data[:ls], []byte{'\n'}), Limit: btBudgetText}
+			limit := btBudgetText
+			if err == errFileBudget {
+				limit = btFileBudgetText
+			}
+			it.err = &BudgetError{Line: 1 + bytes.Count(data[:ls], []byte{'\n'}), Limit: limit}
 			return 0, 0, false, true
 		}
 		if ok {
@@ -396,7 +415,8 @@ func (it *lineIter) nextBacktrack(stop int) (ls, le int, found, done bool) {
 // searchBacktrack runs Search on the backtracking engine in a goroutine of
 // its own and polls cancel meanwhile, so that a cancellation returns
 // promptly even while one line is being matched (the abandoned run stops
-// at the end of that line, within BacktrackBudget).
+// at the end of that line, within BacktrackBudget). The data is copied for
+// the run, so the caller may reuse its buffer at once.
 func (m *Matcher) searchBacktrack(data []byte, limit int, withLines bool, cancel func() error) ([]Match, int, error) {
 	type result struct {
 		matches []Match
@@ -404,6 +424,9 @@ func (m *Matcher) searchBacktrack(data []byte, limit int, withLines bool, cancel
 		err     error
 	}
 	ch := make(chan result, 1)
+	// The run may outlive this call: it gets its own copy of the data,
+	// which the caller may reuse once the call returned.
+	data = bytes.Clone(data)
 	go func() {
 		ms, n, err := m.search(data, limit, withLines, nil, cancel)
 		ch <- result{ms, n, err}

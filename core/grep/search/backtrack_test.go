@@ -106,9 +106,30 @@ func TestBacktrackBudget(t *testing.T) {
 			t.Errorf("%q: unexpected error %v", p, err)
 		}
 		t.Logf("%-14q %v count=%d err=%v", p, el.Round(time.Millisecond), n, err)
-		if el > 5*time.Second {
+		if bound := 5 * time.Second; el > bound && !raceEnabled || el > 3*bound {
 			t.Errorf("%q took %v", p, el)
 		}
+	}
+}
+
+// TestBacktrackFileBudget: many lines each just under the line budget end
+// at the file budget.
+func TestBacktrackFileBudget(t *testing.T) {
+	m, err := Compile(Options{Pattern: `(?=(a*)*b)`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	data := bytes.Repeat(append(bytes.Repeat([]byte("a"), 20), '\n'), 1000)
+	start := time.Now()
+	_, _, err = m.Search(data, -1, false, nil, nil)
+	el := time.Since(start)
+	var be *BudgetError
+	if !errors.As(err, &be) || be.Limit != btFileBudgetText {
+		t.Fatalf("got %v after %v", err, el)
+	}
+	t.Logf("%v after %v", err, el)
+	if el > BacktrackFileBudget+2*BacktrackBudget+2*time.Second {
+		t.Errorf("took %v", el)
 	}
 }
 

@@ -93,3 +93,16 @@ func BenchmarkHasMatchMiss(b *testing.B) {
 		m.HasMatch(data)
 	}
 }
+
+// The backtracking engine, behind the Rust engine's prefilter.
+func BenchmarkLookAround(b *testing.B) {
+	benchSearch(b, Options{Pattern: `func \w+(?=\(ctx)`}, true)
+}
+
+func BenchmarkNegativeLookBehind(b *testing.B) {
+	benchSearch(b, Options{Pattern: `(?<!\.)Errorf\(`}, true)
+}
+
+func BenchmarkBackreference(b *testing.B) {
+	benchSearch(b, Options{Pattern: `\b(\w+) \1\b`}, true)
+}

@@ -73,5 +73,15 @@
 // \p{Extended_Pictographic}, \p{Bidi_Mirrored}, \p{Age=..},
 // \p{Grapheme_Cluster_Break=..}, \p{Word_Break=..} and \p{Sentence_Break=..}
 // are rejected as unknown properties. The "compiled regex exceeds size
-// limit" rejection is an estimate of the reference's program size.
+// limit of 104857600" rejection is an estimate of the reference's program
+// size; behind it the NFA's real size in bytes is computed as it is built
+// and limited to 10 MiB, Rust regex's default ("... 10485760 bytes").
+//
+// # Look-around, backreferences, budgets
+//
+// A pattern rejected only for look-around or a backreference runs on
+// regexp2 (backtrack.go), line by line, behind the prefilter of the pattern
+// with those parts taken out. Budgets: 1 s per line and 3 s per file on the
+// backtracking engine, 2^25 thread steps per file in the NFA simulation;
+// past one, Search fails with a *BudgetError and grep ends the call.
 package search

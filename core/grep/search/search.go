@@ -1,6 +1,9 @@
 package search
 
-import "bytes"
+import (
+	"bytes"
+	"time"
+)
 
 // pollEvery is how many bytes of input are examined between two calls of
 // the cancel function (well under a millisecond of work, or a few
@@ -25,9 +28,10 @@ type lineIter struct {
 
 	// The backtracking engine (modeBacktrack): inner finds candidate
 	// lines, cancel is checked before each run, err ends the iteration.
-	inner  *lineIter
-	cancel func() error
-	err    error
+	inner   *lineIter
+	cancel  func() error
+	err     error
+	btStart time.Time
 }
 
 // next returns the next matching line [ls, le) starting at or after it.pos,
