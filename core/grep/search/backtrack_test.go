@@ -119,7 +119,7 @@ func TestBacktrackFileBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	data := bytes.Repeat(append(bytes.Repeat([]byte("a"), 20), '\n'), 1000)
+	data := bytes.Repeat(append(bytes.Repeat([]byte("a"), 16), '\n'), 1000)
 	start := time.Now()
 	_, _, err = m.Search(data, -1, false, nil, nil)
 	el := time.Since(start)
