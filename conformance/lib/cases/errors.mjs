@@ -26,12 +26,14 @@ export function errorCases() {
     e(`glob invalid pattern ${show(p)}`, "glob", { pattern: p, path: F("basic") });
   e("grep invalid glob filter", "grep", { pattern: "x", path: F("gr"), glob: "[" });
   e("grep invalid glob filter single file", "grep", { pattern: "x", path: F("gr/a.txt"), glob: "[" });
-  for (const p of ["(?<=a)b", "(?=a)", "[", "[a", "a**", "\\", "(?P<n>a)(?P<n>b)", "\\1", "(a)\\1", "x{2,1}", "\\p{Foo}",
+  // Look-around and backreferences to groups that exist now run (checked against 18.2.3 in
+  // cases18/lookaround.mjs); what neither engine accepts stays a Regex error.
+  for (const p of ["[", "[a", "a**", "\\", "(?P<n>a)(?P<n>b)", "\\1", "x{2,1}", "\\p{Foo}",
     "(?<name", "*a", "+", "a{99999}", "\\k<n>", "(?i", "[z-a]", "\\Q", "(?z)", "\\8", "a{1}{2}"])
     e(`grep invalid regex ${show(p)}`, "grep", { pattern: p, path: F("gr") });
-  e("grep invalid regex single file", "grep", { pattern: "(?<=a)b", path: F("gr/a.txt") });
-  e("grep invalid regex missing root", "grep", { pattern: "(?<=a)b", path: F("does-not-exist") });
-  e("grep invalid regex and invalid glob", "grep", { pattern: "(?<=a)b", path: F("gr"), glob: "[" });
+  e("grep invalid regex single file", "grep", { pattern: "[", path: F("gr/a.txt") });
+  e("grep invalid regex missing root", "grep", { pattern: "[", path: F("does-not-exist") });
+  e("grep invalid regex and invalid glob", "grep", { pattern: "[", path: F("gr"), glob: "[" });
   e("grep unbalanced paren retried", "grep", { pattern: "foo(bar", path: F("gr") });
   e("grep invalid regex after paren retry", "grep", { pattern: "foo([", path: F("gr") });
   e("grep invalid regex ignoreCase", "grep", { pattern: "[", path: F("gr"), ignoreCase: true });

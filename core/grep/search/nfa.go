@@ -396,16 +396,18 @@ type nfaSim struct {
 	// nfaWorkBudget the simulation gives up and sets over.
 	work int
 	over bool
-	// cancel, when not nil, is polled every simPollEvery bytes; its error
-	// stops the simulation (over is set and cancelErr holds the error), so
-	// that one long line cannot hold a cancelled search.
+	// cancel, when not nil, is polled every simPollWork threads stepped
+	// (nextPoll is the work at the next poll); its error stops the
+	// simulation (over is set and cancelErr holds the error), so that one
+	// long line cannot hold a cancelled search.
 	cancel    func() error
 	cancelErr error
+	nextPoll  int
 }
 
-// simPollEvery is how many bytes the NFA simulation steps between two
-// polls of the cancel function (a few milliseconds at worst).
-const simPollEvery = 1 << 12
+// simPollWork is how many thread steps the NFA simulation takes between two
+// polls of the cancel function (well under a millisecond).
+const simPollWork = 1 << 14
 
 // nfaWorkBudget bounds the NFA simulation in one search (one file): the sum
 // over the bytes examined of the threads alive there. Ordinary patterns
@@ -416,7 +418,7 @@ const simPollEvery = 1 << 12
 // *BudgetError rather than run for minutes.
 const nfaWorkBudget = 1 << 25
 
-func (sim *nfaSim) resetWork() { sim.work, sim.over, sim.cancelErr = 0, false, nil }
+func (sim *nfaSim) resetWork() { sim.work, sim.over, sim.cancelErr, sim.nextPoll = 0, false, nil, 0 }
 
 func (n *nfa) newSim() *nfaSim {
 	return &nfaSim{cur: newSparseSet(len(n.states)), next: newSparseSet(len(n.states))}
@@ -470,7 +472,8 @@ func (n *nfa) simulateFrom(sim *nfaSim, hay []byte, at int, set []int32) bool {
 			sim.over = true
 			return false
 		}
-		if at%simPollEvery == 0 && sim.cancel != nil {
+		if sim.work >= sim.nextPoll && sim.cancel != nil {
+			sim.nextPoll = sim.work + simPollWork
 			if err := sim.cancel(); err != nil {
 				sim.over, sim.cancelErr = true, err
 				return false
