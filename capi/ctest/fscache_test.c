@@ -153,8 +153,13 @@ int main(void) {
 	CHECK(res && strstr(res, "\"totalMatches\":3") != NULL, "grep total: %s", res);
 	expect_ok(res, "\"path\":\"src/main.c\",\"lineNumber\":1", "grep");
 	CHECK(gcol.calls == 3 && gcol.bad == 0, "grep callback calls=%d bad=%d", gcol.calls, gcol.bad);
-	snprintf(opts, sizeof opts, "{\"pattern\":\"(?=x)\",\"path\":\"%s\"}", root);
+	snprintf(opts, sizeof opts, "{\"pattern\":\"x{2,1}\",\"path\":\"%s\"}", root);
 	expect_error(fscache_grep(opts, NULL, NULL, NULL), "invalid_regex", "Regex error:", "grep bad regex");
+	/* look-around runs on the backtracking engine */
+	snprintf(opts, sizeof opts, "{\"pattern\":\"ma(?=in)\",\"path\":\"%s\"}", root);
+	res = fscache_grep(opts, NULL, NULL, NULL);
+	CHECK(res && strstr(res, "\"totalMatches\":3") != NULL, "grep look-ahead: %s", res);
+	expect_ok(res, "\"path\":\"src/main.c\"", "grep look-ahead");
 
 	/* pre-set cancel flag */
 	volatile int32_t flag = 1;
