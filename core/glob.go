@@ -3,6 +3,8 @@ package core
 import (
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/fscache/fscache/core/cancel"
 	"github.com/fscache/fscache/core/pattern"
@@ -50,8 +52,19 @@ type GlobResult struct {
 }
 
 // Glob finds the entries under o.Path whose relative path matches
-// o.Pattern. onMatch, when not nil, is called with each accepted match, in
-// path order, while filtering (before any mtime sort and cap).
+// o.Pattern.
+//
+// onMatch, when not nil, is called with matches as they are found, never
+// concurrently. When Glob runs the walk itself (no cache, or a cache miss)
+// it streams during the walk, in the walk's order: without SortByMtime,
+// each match once (but with MaxResults, see below); with SortByMtime and
+// MaxResults, each match admitted to the bounded newest-first top N when
+// it is admitted (it may be displaced later; every match of the final
+// result has been delivered); with SortByMtime alone, each match once.
+// On a cache hit, and for MaxResults without SortByMtime (whose result is
+// the first matches in path order, known only after the walk), the
+// matches are delivered after the walk, in path order, before the sort and
+// cap. An error from onMatch stops the call.
 func Glob(o GlobOptions, onMatch func(GlobMatch) error) (res GlobResult, err error) {
 	tok, root, err := start(o.Cancel, o.Path)
 	if err != nil {
@@ -71,19 +84,36 @@ func Glob(o GlobOptions, onMatch func(GlobMatch) error) (res GlobResult, err err
 	}
 	key := scancache.Key{Root: root, Hidden: o.Hidden, Gitignore: orTrue(o.Gitignore),
 		SkipNodeModules: !includeNM, Full: o.SortByMtime}
-	snap, age, err := scan(key, o.Cache, tok)
-	if err != nil {
-		return res, asError(err)
-	}
 	limit := -1
 	if o.MaxResults != nil && !o.SortByMtime {
 		limit = *o.MaxResults
 	}
-	g := globFilter{root: root, m: m, fileType: o.FileType, limit: limit, tok: tok, onMatch: onMatch}
-	matches, err := g.filter(snap.Entries)
+	g := globFilter{root: root, m: m, fileType: o.FileType, limit: limit, tok: tok}
+	var st *globStream
+	var obs []scancache.Observer
+	if onMatch != nil && limit < 0 {
+		st = &globStream{g: &g, onMatch: onMatch}
+		if o.SortByMtime && o.MaxResults != nil {
+			st.top = &topN{n: *o.MaxResults}
+		}
+		obs = append(obs, st.observe)
+	}
+	// filter delivers to onMatch only what the walk did not stream.
+	filter := func(entries []walk.Entry) ([]GlobMatch, error) {
+		g.onMatch = onMatch
+		if st != nil && st.observed.Load() {
+			g.onMatch = nil
+		}
+		return g.filter(entries)
+	}
+	snap, age, err := scan(key, o.Cache, tok, obs...)
+	if err != nil {
+		return res, asError(err)
+	}
+	matches, err := filter(snap.Entries)
 	if err == nil && len(matches) == 0 && recheck(o.Cache, age) {
-		if snap, err = scanCache().Rescan(key, true, tok); err == nil {
-			matches, err = g.filter(snap.Entries)
+		if snap, err = scanCache().Rescan(key, true, tok, obs...); err == nil {
+			matches, err = filter(snap.Entries)
 		}
 	}
 	if err != nil {
@@ -120,6 +150,25 @@ type globFilter struct {
 	onMatch  func(GlobMatch) error
 }
 
+// accept applies the pattern and the type filter to e; a symlink that
+// passes a File or Dir filter is returned with its target's type.
+func (g *globFilter) accept(e GlobMatch) (GlobMatch, bool) {
+	if !g.m.Match(e.Path) {
+		return e, false
+	}
+	if g.fileType != 0 && e.Type != g.fileType {
+		if e.Type != Symlink || g.fileType == Symlink {
+			return e, false
+		}
+		t := walk.Stat(g.root, e.Path)
+		if t != g.fileType {
+			return e, false
+		}
+		e.Type = t
+	}
+	return e, true
+}
+
 func (g *globFilter) filter(entries []walk.Entry) ([]GlobMatch, error) {
 	out := []GlobMatch{}
 	for i := range entries {
@@ -128,19 +177,9 @@ func (g *globFilter) filter(entries []walk.Entry) ([]GlobMatch, error) {
 				return nil, err
 			}
 		}
-		e := entries[i]
-		if !g.m.Match(e.Path) {
+		e, ok := g.accept(entries[i])
+		if !ok {
 			continue
-		}
-		if g.fileType != 0 && e.Type != g.fileType {
-			if e.Type != Symlink || g.fileType == Symlink {
-				continue
-			}
-			t := walk.Stat(g.root, e.Path)
-			if t != g.fileType {
-				continue
-			}
-			e.Type = t
 		}
 		if g.onMatch != nil {
 			if err := g.onMatch(e); err != nil {
@@ -153,4 +192,91 @@ func (g *globFilter) filter(entries []walk.Entry) ([]GlobMatch, error) {
 		}
 	}
 	return out, nil
+}
+
+// globStream delivers matches to onMatch while the walk runs.
+type globStream struct {
+	g       *globFilter
+	onMatch func(GlobMatch) error
+	top     *topN // with SortByMtime and MaxResults: deliver admissions only
+	// observed is set once the walk reported an entry: the walk then
+	// reports every entry of the snapshot, so the filter after it must not
+	// deliver again.
+	observed atomic.Bool
+	mu       sync.Mutex // serialises top and onMatch
+}
+
+// observe is the walk's observer: called concurrently with every kept
+// entry.
+func (s *globStream) observe(e walk.Entry) error {
+	if !s.observed.Load() {
+		s.observed.Store(true)
+	}
+	e, ok := s.g.accept(e)
+	if !ok {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.top != nil && !s.top.admit(e) {
+		return nil
+	}
+	return s.onMatch(e)
+}
+
+// topN tracks the n best matches seen so far in the final order of a
+// sortByMtime glob (newest first, then path), as a heap whose root is the
+// worst of them.
+type topN struct {
+	n    int
+	heap []GlobMatch
+}
+
+// worse reports whether a sorts after b in the result: older, or as old
+// with a greater path.
+func worse(a, b *GlobMatch) bool {
+	am, bm := max(a.Mtime, 0), max(b.Mtime, 0)
+	if am != bm {
+		return am < bm
+	}
+	return a.Path > b.Path
+}
+
+// admit adds e when it is among the n best so far and reports whether it
+// did. Every match of the final top n is admitted when it is seen: fewer
+// than n matches sort before it.
+func (t *topN) admit(e GlobMatch) bool {
+	h := t.heap
+	if len(h) < t.n {
+		h = append(h, e)
+		for i := len(h) - 1; i > 0; {
+			p := (i - 1) / 2
+			if !worse(&h[i], &h[p]) {
+				break
+			}
+			h[i], h[p] = h[p], h[i]
+			i = p
+		}
+		t.heap = h
+		return true
+	}
+	if t.n == 0 || !worse(&h[0], &e) {
+		return false
+	}
+	h[0] = e
+	for i := 0; ; {
+		w, l, r := i, 2*i+1, 2*i+2
+		if l < len(h) && worse(&h[l], &h[w]) {
+			w = l
+		}
+		if r < len(h) && worse(&h[r], &h[w]) {
+			w = r
+		}
+		if w == i {
+			break
+		}
+		h[i], h[w] = h[w], h[i]
+		i = w
+	}
+	return true
 }

@@ -82,11 +82,18 @@ func envInt(name string, def uint64) uint64 {
 // ScanFunc performs one scan for a key.
 type ScanFunc func(k Key, tok *cancel.Token) ([]walk.Entry, error)
 
+// Observer receives the entries of a scan as the walk finds them (see
+// walk.Options.Observe); its error stops the scan.
+type Observer = func(e walk.Entry) error
+
 // Cache is a concurrent scan cache. The zero value is not usable: use New.
 type Cache struct {
 	policy Policy
 	scan   ScanFunc
-	now    func() time.Time
+	// observed is the default scan with an observer; nil when New was
+	// given its own ScanFunc (observers are then never called).
+	observed func(k Key, tok *cancel.Token, obs Observer) ([]walk.Entry, error)
+	now      func() time.Time
 
 	mu      sync.Mutex
 	entries map[Key]*Snapshot
@@ -104,10 +111,16 @@ type flight struct {
 // New returns an empty cache with the given policy. scan nil means
 // walk.Scan.
 func New(p Policy, scan ScanFunc) *Cache {
+	var observed func(k Key, tok *cancel.Token, obs Observer) ([]walk.Entry, error)
 	if scan == nil {
-		scan = func(k Key, tok *cancel.Token) ([]walk.Entry, error) { return walk.Scan(k.Options(tok)) }
+		observed = func(k Key, tok *cancel.Token, obs Observer) ([]walk.Entry, error) {
+			o := k.Options(tok)
+			o.Observe = obs
+			return walk.Scan(o)
+		}
+		scan = func(k Key, tok *cancel.Token) ([]walk.Entry, error) { return observed(k, tok, nil) }
 	}
-	return &Cache{policy: p, scan: scan, now: time.Now,
+	return &Cache{policy: p, scan: scan, observed: observed, now: time.Now,
 		entries: map[Key]*Snapshot{}, pending: map[Key]*flight{}}
 }
 
@@ -118,9 +131,14 @@ func (c *Cache) Policy() Policy { return c.policy }
 // TTL; otherwise it scans (an expired entry is evicted first), stores the
 // result and returns it with age 0. With a TTL of 0 it always scans and
 // stores nothing. Concurrent misses on one key share a single scan.
-func (c *Cache) Get(k Key, tok *cancel.Token) (*Snapshot, time.Duration, error) {
+//
+// obs (at most one) is called with the entries of a scan that this call
+// runs itself, as the walk finds them; it is not called on a hit nor when
+// the call waits for another caller's scan, so a caller that streams must
+// deliver from the snapshot when obs was never called.
+func (c *Cache) Get(k Key, tok *cancel.Token, obs ...Observer) (*Snapshot, time.Duration, error) {
 	if c.policy.TTL <= 0 {
-		s, err := c.fresh(k, tok)
+		s, err := c.fresh(k, tok, obs)
 		return s, 0, err
 	}
 	for {
@@ -149,7 +167,7 @@ func (c *Cache) Get(k Key, tok *cancel.Token) (*Snapshot, time.Duration, error) 
 		f := &flight{done: make(chan struct{})}
 		c.pending[k] = f
 		c.mu.Unlock()
-		f.snap, f.err = c.fresh(k, tok)
+		f.snap, f.err = c.fresh(k, tok, obs)
 		c.mu.Lock()
 		delete(c.pending, k)
 		if f.err == nil {
@@ -179,12 +197,13 @@ func wait(f *flight, tok *cancel.Token) error {
 
 // Rescan drops any entry for k, scans afresh and, when store is true and the
 // cache is enabled, stores the result. Rescan(k, false) is the path of a
-// call made with the cache off: it neither reads nor fills the cache.
-func (c *Cache) Rescan(k Key, store bool, tok *cancel.Token) (*Snapshot, error) {
+// call made with the cache off: it neither reads nor fills the cache. obs
+// is as for Get.
+func (c *Cache) Rescan(k Key, store bool, tok *cancel.Token, obs ...Observer) (*Snapshot, error) {
 	c.mu.Lock()
 	delete(c.entries, k)
 	c.mu.Unlock()
-	s, err := c.fresh(k, tok)
+	s, err := c.fresh(k, tok, obs)
 	if err != nil || !store || c.policy.TTL <= 0 {
 		return s, err
 	}
@@ -194,8 +213,14 @@ func (c *Cache) Rescan(k Key, store bool, tok *cancel.Token) (*Snapshot, error) 
 	return s, nil
 }
 
-func (c *Cache) fresh(k Key, tok *cancel.Token) (*Snapshot, error) {
-	entries, err := c.scan(k, tok)
+func (c *Cache) fresh(k Key, tok *cancel.Token, obs []Observer) (*Snapshot, error) {
+	var entries []walk.Entry
+	var err error
+	if len(obs) > 0 && obs[0] != nil && c.observed != nil {
+		entries, err = c.observed(k, tok, obs[0])
+	} else {
+		entries, err = c.scan(k, tok)
+	}
 	if err != nil {
 		return nil, err
 	}
