@@ -66,17 +66,58 @@ type GlobResult struct {
 // matches are delivered after the walk, in path order, before the sort and
 // cap. An error from onMatch stops the call.
 func Glob(o GlobOptions, onMatch func(GlobMatch) error) (res GlobResult, err error) {
-	tok, root, err := start(o.Cancel, o.Path)
+	sel, err := GlobSelect(o, onMatch)
 	if err != nil {
 		return res, err
+	}
+	matches := make([]GlobMatch, len(sel.Index))
+	for i := range sel.Index {
+		matches[i] = sel.Match(i)
+	}
+	return GlobResult{Matches: matches, TotalMatches: len(matches)}, nil
+}
+
+// GlobSelection is the result of a glob as positions in the scan it was
+// taken from, so that a caller can encode it without copying entries.
+type GlobSelection struct {
+	// Snapshot is the scan; its entries are shared and must not be modified.
+	// Nil when nothing was scanned.
+	Snapshot *scancache.Snapshot
+	// Hit is true when Snapshot came from the cache (it may be served
+	// again, so data derived from it is worth keeping).
+	Hit bool
+	// Index holds the positions in Snapshot.Entries of the matches, in
+	// result order.
+	Index []int32
+	// Retyped holds, by position, the symlinks that passed a File or Dir
+	// filter: they are reported with their target's type.
+	Retyped map[int32]FileType
+}
+
+// Match returns the i-th match of the selection.
+func (s *GlobSelection) Match(i int) GlobMatch {
+	j := s.Index[i]
+	e := s.Snapshot.Entries[j]
+	if t, ok := s.Retyped[j]; ok {
+		e.Type = t
+	}
+	return e
+}
+
+// GlobSelect is Glob returning positions in the scan (see GlobSelection)
+// instead of copies of the entries; onMatch is as for Glob.
+func GlobSelect(o GlobOptions, onMatch func(GlobMatch) error) (sel GlobSelection, err error) {
+	tok, root, err := start(o.Cancel, o.Path)
+	if err != nil {
+		return sel, err
 	}
 	norm := pattern.Normalize(o.Pattern, orTrue(o.Recursive))
 	m, err := pattern.Compile(norm)
 	if err != nil {
-		return res, errorf(CodeInvalidGlob, "Invalid glob pattern: %v", err)
+		return sel, errorf(CodeInvalidGlob, "Invalid glob pattern: %v", err)
 	}
 	if o.MaxResults != nil && *o.MaxResults <= 0 {
-		return GlobResult{Matches: []GlobMatch{}}, nil
+		return sel, nil
 	}
 	includeNM := strings.Contains(norm, "node_modules")
 	if o.IncludeNodeModules != nil {
@@ -99,7 +140,7 @@ func Glob(o GlobOptions, onMatch func(GlobMatch) error) (res GlobResult, err err
 		obs = append(obs, st.observe)
 	}
 	// filter delivers to onMatch only what the walk did not stream.
-	filter := func(entries []walk.Entry) ([]GlobMatch, error) {
+	filter := func(entries []walk.Entry) ([]int32, map[int32]FileType, error) {
 		g.onMatch = onMatch
 		if st != nil && st.observed.Load() {
 			g.onMatch = nil
@@ -108,26 +149,32 @@ func Glob(o GlobOptions, onMatch func(GlobMatch) error) (res GlobResult, err err
 	}
 	snap, age, err := scan(key, o.Cache, tok, obs...)
 	if err != nil {
-		return res, asError(err)
+		return sel, asError(err)
 	}
-	matches, err := filter(snap.Entries)
-	if err == nil && len(matches) == 0 && recheck(o.Cache, age) {
+	idx, retyped, err := filter(snap.Entries)
+	if err == nil && len(idx) == 0 && recheck(o.Cache, age) {
+		age = 0
 		if snap, err = scanCache().Rescan(key, true, tok, obs...); err == nil {
-			matches, err = filter(snap.Entries)
+			idx, retyped, err = filter(snap.Entries)
 		}
 	}
 	if err != nil {
-		return res, asError(err)
+		return sel, asError(err)
 	}
 	if o.SortByMtime {
-		slices.SortStableFunc(matches, func(a, b GlobMatch) int {
-			return cmpDesc(max(a.Mtime, 0), max(b.Mtime, 0))
+		es := snap.Entries
+		// Newest first; equal times keep path order (the index order).
+		slices.SortFunc(idx, func(a, b int32) int {
+			if c := cmpDesc(max(es[a].Mtime, 0), max(es[b].Mtime, 0)); c != 0 {
+				return c
+			}
+			return int(a - b)
 		})
-		if o.MaxResults != nil && len(matches) > *o.MaxResults {
-			matches = matches[:*o.MaxResults]
+		if o.MaxResults != nil && len(idx) > *o.MaxResults {
+			idx = idx[:*o.MaxResults]
 		}
 	}
-	return GlobResult{Matches: matches, TotalMatches: len(matches)}, nil
+	return GlobSelection{Snapshot: snap, Hit: age > 0, Index: idx, Retyped: retyped}, nil
 }
 
 func cmpDesc(a, b int64) int {
@@ -169,29 +216,44 @@ func (g *globFilter) accept(e GlobMatch) (GlobMatch, bool) {
 	return e, true
 }
 
-func (g *globFilter) filter(entries []walk.Entry) ([]GlobMatch, error) {
-	out := []GlobMatch{}
+func (g *globFilter) filter(entries []walk.Entry) ([]int32, map[int32]FileType, error) {
+	out := make([]int32, 0, 256)
+	var retyped map[int32]FileType
 	for i := range entries {
 		if i%pollEvery == 0 {
 			if err := g.tok.Err(); err != nil {
-				return nil, err
+				return nil, nil, err
 			}
 		}
-		e, ok := g.accept(entries[i])
-		if !ok {
+		if !g.m.Match(entries[i].Path) {
 			continue
 		}
+		e := &entries[i]
+		if g.fileType != 0 && e.Type != g.fileType {
+			m, ok := g.accept(*e)
+			if !ok {
+				continue
+			}
+			if retyped == nil {
+				retyped = map[int32]FileType{}
+			}
+			retyped[int32(i)] = m.Type
+		}
 		if g.onMatch != nil {
-			if err := g.onMatch(e); err != nil {
-				return nil, err
+			m := *e
+			if t, ok := retyped[int32(i)]; ok {
+				m.Type = t
+			}
+			if err := g.onMatch(m); err != nil {
+				return nil, nil, err
 			}
 		}
-		out = append(out, e)
+		out = append(out, int32(i))
 		if g.limit >= 0 && len(out) >= g.limit {
 			break
 		}
 	}
-	return out, nil
+	return out, retyped, nil
 }
 
 // globStream delivers matches to onMatch while the walk runs.

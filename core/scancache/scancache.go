@@ -40,6 +40,7 @@ func (k Key) Options(tok *cancel.Token) walk.Options {
 type Snapshot struct {
 	Entries []walk.Entry
 	Created time.Time
+	derived derivedSet // see Derived (derived.go)
 }
 
 // NewSnapshot wraps entries (sorted by path, owned by the snapshot from now
