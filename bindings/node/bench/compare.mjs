@@ -230,7 +230,9 @@ async function main() {
   const treeDir = path.resolve(args.trees ?? path.join(repo, 'build', 'bench-trees'));
   fs.mkdirSync(outDir, { recursive: true });
   const sides = { fscache: ['ours', path.join(here, '..', 'index.js')], reference: ['ref', path.resolve(args.ref)] };
+  // The base loads its own addon (index.cjs honours FSCACHE_NODE_ADDON).
   if (args.base) sides.before = ['ours', path.resolve(args.base)];
+  const sideEnv = (s) => (s === 'before' ? { FSCACHE_NODE_ADDON: path.resolve(path.dirname(path.resolve(args.base)), '..', '..', 'build', 'fscache.node') } : {});
   const names = Object.keys(sides);
   const treeOf = trees(treeDir);
   const rootCache = {};
@@ -252,7 +254,7 @@ async function main() {
     const t = Object.fromEntries(names.map((n) => [n, []]));
     for (let i = 0; i < rounds; i++) {
       const order = i % 2 ? [...names].reverse() : names;
-      for (const s of order) t[s].push(Number(runChild(sides[s], 'time', r, name, iters)));
+      for (const s of order) t[s].push(Number(runChild(sides[s], 'time', r, name, iters, sideEnv(s))));
     }
     const med = Object.fromEntries(names.map((n) => [n, median(t[n])]));
     const ratio = med.fscache / med.reference;
