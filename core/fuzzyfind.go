@@ -84,6 +84,8 @@ func FuzzyFind(o FuzzyFindOptions) (res FuzzyFindResult, err error) {
 	return res, nil
 }
 
+func worseMatch(a, b *FuzzyFindMatch) bool { return better(b, a) }
+
 // better orders matches by score, then path (paths are unique).
 func better(a, b *FuzzyFindMatch) bool {
 	if a.Score != b.Score {
@@ -124,34 +126,14 @@ func score(q fuzzy.Query, entries []walk.Entry, limit int, tok *cancel.Token) ([
 		m := FuzzyFindMatch{Path: p, IsDirectory: isDir, Score: s}
 		if len(h) < limit {
 			h = append(h, m)
-			for j := len(h) - 1; j > 0; {
-				parent := (j - 1) / 2
-				if !better(&h[parent], &h[j]) {
-					break
-				}
-				h[j], h[parent] = h[parent], h[j]
-				j = parent
-			}
+			siftUp(h, len(h)-1, worseMatch)
 			continue
 		}
 		if !better(&m, &h[0]) {
 			continue
 		}
 		h[0] = m
-		for j := 0; ; {
-			w, l, r := j, 2*j+1, 2*j+2
-			if l < len(h) && better(&h[w], &h[l]) {
-				w = l
-			}
-			if r < len(h) && better(&h[w], &h[r]) {
-				w = r
-			}
-			if w == j {
-				break
-			}
-			h[j], h[w] = h[w], h[j]
-			j = w
-		}
+		siftDown(h, 0, worseMatch)
 	}
 	return h, total, nil
 }

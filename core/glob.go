@@ -308,37 +308,15 @@ func worse(a, b *GlobMatch) bool {
 // did. Every match of the final top n is admitted when it is seen: fewer
 // than n matches sort before it.
 func (t *topN) admit(e GlobMatch) bool {
-	h := t.heap
-	if len(h) < t.n {
-		h = append(h, e)
-		for i := len(h) - 1; i > 0; {
-			p := (i - 1) / 2
-			if !worse(&h[i], &h[p]) {
-				break
-			}
-			h[i], h[p] = h[p], h[i]
-			i = p
-		}
-		t.heap = h
+	if len(t.heap) < t.n {
+		t.heap = append(t.heap, e)
+		siftUp(t.heap, len(t.heap)-1, worse)
 		return true
 	}
-	if t.n == 0 || !worse(&h[0], &e) {
+	if t.n == 0 || !worse(&t.heap[0], &e) {
 		return false
 	}
-	h[0] = e
-	for i := 0; ; {
-		w, l, r := i, 2*i+1, 2*i+2
-		if l < len(h) && worse(&h[l], &h[w]) {
-			w = l
-		}
-		if r < len(h) && worse(&h[r], &h[w]) {
-			w = r
-		}
-		if w == i {
-			break
-		}
-		h[i], h[w] = h[w], h[i]
-		i = w
-	}
+	t.heap[0] = e
+	siftDown(t.heap, 0, worse)
 	return true
 }
