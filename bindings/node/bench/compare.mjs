@@ -138,12 +138,16 @@ async function child() {
   const f = cases[name].f;
   await f(m, root);
   const times = [];
+  const c0 = process.cpuUsage();
   for (let i = 0; i < Number(iters); i++) {
     const t = process.hrtime.bigint();
     await f(m, root);
     times.push(Number(process.hrtime.bigint() - t) / 1e6);
   }
-  process.stdout.write(String(median(times)));
+  // CPU time of the whole process (every thread) per call: the work done,
+  // whatever the machine's load made the wall clock wait.
+  const c = process.cpuUsage(c0);
+  process.stdout.write(JSON.stringify({ wall: median(times), cpu: (c.user + c.system) / 1000 / Number(iters) }));
 }
 
 // Resident bytes held by the cache: RSS after filling the cache with the
@@ -252,16 +256,25 @@ async function main() {
     if (c.scaling && args['skip-scaling']) continue;
     const r = root(c.tree);
     const t = Object.fromEntries(names.map((n) => [n, []]));
+    const cpu = Object.fromEntries(names.map((n) => [n, []]));
     for (let i = 0; i < rounds; i++) {
       const order = i % 2 ? [...names].reverse() : names;
-      for (const s of order) t[s].push(Number(runChild(sides[s], 'time', r, name, iters, sideEnv(s))));
+      for (const s of order) {
+        const x = JSON.parse(runChild(sides[s], 'time', r, name, iters, sideEnv(s)));
+        t[s].push(x.wall);
+        cpu[s].push(x.cpu);
+      }
     }
     const med = Object.fromEntries(names.map((n) => [n, median(t[n])]));
+    const cpuMed = Object.fromEntries(names.map((n) => [n, median(cpu[n])]));
     const ratio = med.fscache / med.reference;
-    const row = { name, scaling: !!c.scaling, goal: c.goal ?? null, ...med, ratio, ok: c.goal ? ratio <= c.goal : null };
-    if (med.before !== undefined) row.beforeRatio = med.before / med.reference;
+    const row = { name, scaling: !!c.scaling, goal: c.goal ?? null, ...med, ratio, ok: c.goal ? ratio <= c.goal : null, cpu: cpuMed, cpuRatio: cpuMed.fscache / cpuMed.reference };
+    if (med.before !== undefined) {
+      row.beforeRatio = med.before / med.reference;
+      row.cpuBeforeRatio = cpuMed.before / cpuMed.reference;
+    }
     results.rows.push(row);
-    console.log(`${name.padEnd(62)} ${names.map((n) => fmt(med[n]).padStart(10)).join(' ')} ${ratio.toFixed(2).padStart(6)} ${c.goal ? (row.ok ? '<= ' : 'MISS ') + c.goal : ''}`);
+    console.log(`${name.padEnd(62)} ${names.map((n) => fmt(med[n]).padStart(10)).join(' ')} ${ratio.toFixed(2).padStart(6)} ${c.goal ? (row.ok ? '<= ' : 'MISS ') + c.goal : ''}  cpu ms/call ${names.map((n) => `${n} ${fmt(cpuMed[n])}`).join(' ')} ratio ${row.cpuRatio.toFixed(2)}`);
   }
 
   if (!args['skip-tools'] && !args.filter) {
@@ -315,15 +328,16 @@ function markdown(res, names) {
   L.push(`Measured ${res.when} on ${res.machine}, load average ${res.load} at start; ${res.rounds} rounds x ${res.iters} timed calls per process, medians.`, '');
   const main = res.rows.filter((r) => !r.scaling);
   const hasBefore = names.includes('before');
-  L.push(`| case | reference ms | ${hasBefore ? 'fscache before ms | ratio before | ' : ''}fscache ms | ratio | goal |`);
-  L.push(`|---|---|${hasBefore ? '---|---|' : ''}---|---|---|`);
+  L.push(`| case | reference ms | ${hasBefore ? 'fscache before ms | ratio before | ' : ''}fscache ms | ratio | goal | CPU ms/call ref / ${hasBefore ? 'before / ' : ''}fscache | CPU ratio ${hasBefore ? 'before -> ' : ''}now |`);
+  L.push(`|---|---|${hasBefore ? '---|---|' : ''}---|---|---|---|---|`);
   for (const r of main) {
-    L.push(`| ${r.name} | ${fmt(r.reference)} | ${hasBefore ? `${fmt(r.before)} | ${r.beforeRatio.toFixed(2)} | ` : ''}${fmt(r.fscache)} | **${r.ratio.toFixed(2)}** | ${r.goal ? `<= ${r.goal} ${r.ok ? 'met' : 'missed'}` : ''} |`);
+    const cpuCells = `${fmt(r.cpu.reference)} / ${hasBefore ? `${fmt(r.cpu.before)} / ` : ''}${fmt(r.cpu.fscache)} | ${hasBefore ? `${r.cpuBeforeRatio.toFixed(2)} -> ` : ''}${r.cpuRatio.toFixed(2)}`;
+    L.push(`| ${r.name} | ${fmt(r.reference)} | ${hasBefore ? `${fmt(r.before)} | ${r.beforeRatio.toFixed(2)} | ` : ''}${fmt(r.fscache)} | **${r.ratio.toFixed(2)}** | ${r.goal ? `<= ${r.goal} ${r.ok ? 'met' : 'missed'}` : ''} | ${cpuCells} |`);
   }
   const sc = res.rows.filter((r) => r.scaling);
   if (sc.length) {
-    L.push('', '| scaling | reference ms | fscache ms | ratio |', '|---|---|---|---|');
-    for (const r of sc) L.push(`| ${r.name.replace('scaling ', '')} | ${fmt(r.reference)} | ${fmt(r.fscache)} | ${r.ratio.toFixed(2)} |`);
+    L.push('', '| scaling | reference ms | fscache ms | ratio | CPU ms/call ref / fscache | CPU ratio |', '|---|---|---|---|---|---|');
+    for (const r of sc) L.push(`| ${r.name.replace('scaling ', '')} | ${fmt(r.reference)} | ${fmt(r.fscache)} | ${r.ratio.toFixed(2)} | ${fmt(r.cpu.reference)} / ${fmt(r.cpu.fscache)} | ${r.cpuRatio.toFixed(2)} |`);
   }
   if (res.tools.length) {
     L.push('', '| whole process | ' + ['node + fscache', 'node + reference', 'fd', 'rg --files', 'rg'].join(' | ') + ' |', '|---|---|---|---|---|---|');
