@@ -2,13 +2,17 @@ package main
 
 import (
 	"strconv"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/fscache/fscache/core"
 )
 
 // appendString appends s as a JSON string. Invalid UTF-8 bytes become
-// U+FFFD, as Rust's lossy conversion does.
+// U+FFFD, as Rust's lossy conversion does. The output is ASCII: every
+// non-ASCII character is written as a \u escape (a surrogate pair beyond
+// U+FFFF), so that the Node addon can hand a result to JSON.parse as a
+// one-byte string without decoding or copying it.
 func appendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
@@ -37,20 +41,30 @@ func appendString(b []byte, s string) []byte {
 			continue
 		}
 		r, n := utf8.DecodeRuneInString(s[i:])
+		b = append(b, s[start:i]...)
 		if r == utf8.RuneError && n == 1 {
-			b = append(b, s[start:i]...)
-			b = append(b, "\uFFFD"...)
-			i++
-			start = i
-			continue
+			r = utf8.RuneError
 		}
+		b = appendRuneEscape(b, r)
 		i += n
+		start = i
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
 }
 
 const hex = "0123456789abcdef"
+
+// appendRuneEscape appends r as a JSON \u escape, a surrogate pair beyond
+// the BMP.
+func appendRuneEscape(b []byte, r rune) []byte {
+	if r >= 0x10000 {
+		r1, r2 := utf16.EncodeRune(r)
+		b = appendRuneEscape(b, r1)
+		return appendRuneEscape(b, r2)
+	}
+	return append(b, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
+}
 
 func appendGlobMatch(b []byte, m core.GlobMatch) []byte {
 	b = append(b, `{"path":`...)

@@ -50,6 +50,14 @@ func result(payload []byte, err error) *C.char {
 	return cBytes(b)
 }
 
+// okPrefix returns a buffer of capacity n starting with the success
+// envelope's opening, for okResult.
+func okPrefix(n int) []byte { return append(make([]byte, 0, max(n, 16)), `{"ok":`...) }
+
+// okResult closes the success envelope opened by okPrefix and copies it
+// into the C result: the payload is written once and copied once.
+func okResult(b []byte) *C.char { return cBytes(append(b, '}')) }
+
 // cBytes copies b into a new NUL-terminated C string owned by the caller.
 func cBytes(b []byte) *C.char {
 	p := (*C.char)(C.malloc(C.size_t(len(b) + 1)))
@@ -81,8 +89,8 @@ func panicError(r any) error {
 // spawn runs call on a new goroutine, recovering a panic into an internal
 // error (a panic there would otherwise kill the process); wait blocks until
 // call is done and returns what it returned.
-func spawn(call func() ([]byte, error)) (wait func() ([]byte, error)) {
-	var payload []byte
+func spawn[R any](call func() (R, error)) (wait func() (R, error)) {
+	var out R
 	var err error
 	done := make(chan struct{})
 	go func() {
@@ -92,11 +100,11 @@ func spawn(call func() ([]byte, error)) (wait func() ([]byte, error)) {
 				err = panicError(r)
 			}
 		}()
-		payload, err = call()
+		out, err = call()
 	}()
-	return func() ([]byte, error) {
+	return func() (R, error) {
 		<-done
-		return payload, err
+		return out, err
 	}
 }
 
@@ -155,9 +163,10 @@ func (s *matchSink) close() {
 // and keeping the callbacks here keeps on_match on the calling thread (which
 // Bun's JSCallback, for one, needs).
 //
-// A panic in call is recovered into an internal error (see spawn).
+// call returns the complete C result (see okResult), or an error. A panic
+// in call is recovered into an internal error (see spawn).
 func offThread[T any](fn C.fscache_match_fn, ctx unsafe.Pointer, appendMatch func([]byte, T) []byte,
-	call func(cb func(T) error) ([]byte, error)) *C.char {
+	call func(cb func(T) error) (*C.char, error)) *C.char {
 	var cb func(T) error
 	var matches, free chan []byte
 	if fn != nil {
@@ -173,7 +182,7 @@ func offThread[T any](fn C.fscache_match_fn, ctx unsafe.Pointer, appendMatch fun
 			return nil
 		}
 	}
-	wait := spawn(func() ([]byte, error) {
+	wait := spawn(func() (*C.char, error) {
 		if matches != nil {
 			defer close(matches)
 		}
@@ -190,7 +199,12 @@ func offThread[T any](fn C.fscache_match_fn, ctx unsafe.Pointer, appendMatch fun
 		}
 		s.close()
 	}
-	return result(wait())
+	out, err := wait()
+	if err != nil {
+		fscache_free(out)
+		return result(nil, err)
+	}
+	return out
 }
 
 //export fscache_glob
@@ -204,9 +218,12 @@ func fscache_glob(options *C.char, onMatch C.fscache_match_fn, ctx unsafe.Pointe
 	if err != nil {
 		return result(nil, optionsError{err})
 	}
-	return offThread(onMatch, ctx, appendGlobMatch, func(cb func(core.GlobMatch) error) ([]byte, error) {
-		r, err := core.Glob(o, cb)
-		return appendGlobResult(nil, r), err
+	return offThread(onMatch, ctx, appendGlobMatch, func(cb func(core.GlobMatch) error) (*C.char, error) {
+		sel, err := core.GlobSelect(o, cb)
+		if err != nil {
+			return nil, err
+		}
+		return globResult(&sel), nil
 	})
 }
 
@@ -222,10 +239,18 @@ func fscache_fuzzy_find(options *C.char, cancel *C.int32_t) (out *C.char) {
 		return result(nil, optionsError{err})
 	}
 	// Off the calling thread for the same reason as offThread.
-	return result(spawn(func() ([]byte, error) {
+	res, err := spawn(func() (*C.char, error) {
 		r, err := core.FuzzyFind(o)
-		return appendFuzzyResult(nil, r), err
-	})())
+		if err != nil {
+			return nil, err
+		}
+		return okResult(appendFuzzyResult(okPrefix(64+len(r.Matches)*64), r)), nil
+	})()
+	if err != nil {
+		fscache_free(res)
+		return result(nil, err)
+	}
+	return res
 }
 
 //export fscache_grep
@@ -239,9 +264,12 @@ func fscache_grep(options *C.char, onMatch C.fscache_match_fn, ctx unsafe.Pointe
 	if err != nil {
 		return result(nil, optionsError{err})
 	}
-	return offThread(onMatch, ctx, appendGrepMatch, func(cb func(core.GrepMatch) error) ([]byte, error) {
+	return offThread(onMatch, ctx, appendGrepMatch, func(cb func(core.GrepMatch) error) (*C.char, error) {
 		r, err := core.Grep(o, cb)
-		return appendGrepResult(nil, r), err
+		if err != nil {
+			return nil, err
+		}
+		return okResult(appendGrepResult(okPrefix(256+len(r.Matches)*128), r)), nil
 	})
 }
 

@@ -155,12 +155,14 @@ func start(c Cancel, path string) (*cancel.Token, string, error) {
 // scan returns the entries for key: from the cache when useCache, else a
 // fresh scan that neither reads nor fills the cache (but drops a stale
 // entry of the same key, as the reference does).
-func scan(key scancache.Key, useCache bool, tok *cancel.Token) (*scancache.Snapshot, time.Duration, error) {
+// obs, when given, sees the entries of a scan this call runs (see
+// scancache.Cache.Get).
+func scan(key scancache.Key, useCache bool, tok *cancel.Token, obs ...scancache.Observer) (*scancache.Snapshot, time.Duration, error) {
 	c := scanCache()
 	if useCache {
-		return c.Get(key, tok)
+		return c.Get(key, tok, obs...)
 	}
-	s, err := c.Rescan(key, false, tok)
+	s, err := c.Rescan(key, false, tok, obs...)
 	return s, 0, err
 }
 

@@ -2,7 +2,6 @@ package core
 
 import (
 	"slices"
-	"strings"
 
 	"github.com/fscache/fscache/core/cancel"
 	"github.com/fscache/fscache/core/fuzzy"
@@ -65,35 +64,46 @@ func FuzzyFind(o FuzzyFindOptions) (res FuzzyFindResult, err error) {
 	if err != nil {
 		return res, asError(err)
 	}
-	matches, err := score(q, snap.Entries, tok)
-	if err == nil && len(matches) == 0 && !q.Empty() && recheck(o.Cache, age) {
+	best, total, err := score(q, snap.Entries, limit, tok)
+	if err == nil && total == 0 && !q.Empty() && recheck(o.Cache, age) {
 		if snap, err = scanCache().Rescan(key, true, tok); err == nil {
-			matches, err = score(q, snap.Entries, tok)
+			best, total, err = score(q, snap.Entries, limit, tok)
 		}
 	}
 	if err != nil {
 		return res, asError(err)
 	}
-	slices.SortFunc(matches, func(a, b FuzzyFindMatch) int {
-		if a.Score != b.Score {
-			return b.Score - a.Score
+	slices.SortFunc(best, func(a, b FuzzyFindMatch) int {
+		if better(&a, &b) {
+			return -1
 		}
-		return strings.Compare(a.Path, b.Path)
+		return 1
 	})
-	res.TotalMatches = len(matches)
-	if len(matches) > limit {
-		matches = matches[:limit:limit]
-	}
-	res.Matches = matches
+	res.TotalMatches = total
+	res.Matches = best
 	return res, nil
 }
 
-func score(q fuzzy.Query, entries []walk.Entry, tok *cancel.Token) ([]FuzzyFindMatch, error) {
-	out := []FuzzyFindMatch{}
+func worseMatch(a, b *FuzzyFindMatch) bool { return better(b, a) }
+
+// better orders matches by score, then path (paths are unique).
+func better(a, b *FuzzyFindMatch) bool {
+	if a.Score != b.Score {
+		return a.Score > b.Score
+	}
+	return a.Path < b.Path
+}
+
+// score scores every entry and returns the limit best matches (unsorted)
+// and the number of entries that scored: a bounded heap whose root is the
+// worst kept match, so only the kept matches are materialised and sorted.
+func score(q fuzzy.Query, entries []walk.Entry, limit int, tok *cancel.Token) ([]FuzzyFindMatch, int, error) {
+	h := make([]FuzzyFindMatch, 0, min(limit, 1024))
+	total := 0
 	for i := range entries {
 		if i%pollEvery == 0 {
 			if err := tok.Err(); err != nil {
-				return nil, err
+				return nil, 0, err
 			}
 		}
 		e := &entries[i]
@@ -101,13 +111,29 @@ func score(q fuzzy.Query, entries []walk.Entry, tok *cancel.Token) ([]FuzzyFindM
 			continue
 		}
 		isDir := e.Type == Dir
-		if s := q.Score(e.Path, isDir); s > 0 {
-			p := e.Path
-			if isDir {
-				p += "/"
-			}
-			out = append(out, FuzzyFindMatch{Path: p, IsDirectory: isDir, Score: s})
+		s := q.Score(e.Path, isDir)
+		if s <= 0 {
+			continue
 		}
+		total++
+		if len(h) == limit && (s < h[0].Score || s == h[0].Score && e.Path >= h[0].Path) {
+			continue // not better than the worst kept (a trailing '/' never changes that)
+		}
+		p := e.Path
+		if isDir {
+			p += "/"
+		}
+		m := FuzzyFindMatch{Path: p, IsDirectory: isDir, Score: s}
+		if len(h) < limit {
+			h = append(h, m)
+			siftUp(h, len(h)-1, worseMatch)
+			continue
+		}
+		if !better(&m, &h[0]) {
+			continue
+		}
+		h[0] = m
+		siftDown(h, 0, worseMatch)
 	}
-	return out, nil
+	return h, total, nil
 }

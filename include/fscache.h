@@ -84,7 +84,13 @@ typedef void (*fscache_match_fn)(void *ctx, const char *match_json, size_t len);
 /*
  * Finds filesystem entries under options.path matching options.pattern.
  * options_json: GlobOptions as JSON (borrowed). on_match/ctx: optional,
- * called for every accepted match in result order. cancel: optional flag.
+ * called with matches while the walk runs, in the walk's order: each match
+ * once; with sortByMtime and maxResults, each match when it enters the
+ * bounded newest-first top N (every match of the result is among them);
+ * on a cache hit, or with maxResults without sortByMtime, each match of the
+ * result in path order after the walk (docs/compat.md). The JSON handed to
+ * on_match and returned is ASCII (other characters as \u escapes).
+ * cancel: optional flag.
  * Returns {"ok": GlobResult} or an error envelope; caller frees with
  * fscache_free().
  */

@@ -52,6 +52,7 @@
 #define NAPI_VERSION 8
 #include <node_api.h>
 
+#include <dlfcn.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -129,18 +130,17 @@ static void addon_data_finalize(napi_env env, void *data, void *hint) {
   free(d);
 }
 
-/* JSON.parse(text) -> value; returns NULL with an exception pending on error. */
-static napi_value json_parse(napi_env env, const char *text, size_t len) {
+/* JSON.parse(str) -> value; returns NULL with an exception pending on error. */
+static napi_value json_parse_string(napi_env env, napi_value str) {
   addon_data *d = NULL;
-  napi_value fn, str, global, out = NULL;
+  napi_value fn, global, out = NULL;
   if (napi_get_instance_data(env, (void **)&d) != napi_ok || d == NULL ||
       napi_get_reference_value(env, d->json_parse, &fn) != napi_ok || fn == NULL) {
     fail(env, "fscache: JSON.parse is unavailable");
     return NULL;
   }
-  if (napi_create_string_utf8(env, text, len, &str) != napi_ok ||
-      napi_get_global(env, &global) != napi_ok) {
-    fail(env, "fscache: cannot create a string for JSON.parse");
+  if (napi_get_global(env, &global) != napi_ok) {
+    fail(env, "fscache: cannot reach the global object");
     return NULL;
   }
   if (napi_call_function(env, global, fn, 1, &str, &out) != napi_ok) {
@@ -148,6 +148,77 @@ static napi_value json_parse(napi_env env, const char *text, size_t len) {
     return NULL;
   }
   return out;
+}
+
+/* JSON.parse(text) -> value; returns NULL with an exception pending on error. */
+static napi_value json_parse(napi_env env, const char *text, size_t len) {
+  napi_value str;
+  if (napi_create_string_utf8(env, text, len, &str) != napi_ok) {
+    fail(env, "fscache: cannot create a string for JSON.parse");
+    return NULL;
+  }
+  return json_parse_string(env, str);
+}
+
+/*
+ * Results are handed to JSON.parse without decoding or copying them when
+ * possible. libfscache writes its JSON in ASCII (non-ASCII characters as
+ * \u escapes), so a result is a valid one-byte (Latin-1) string as it is;
+ * a large one becomes an external string over the library's buffer, which
+ * V8 frees with fscache_free when the string dies. Decoding a 0.5 MB result
+ * as UTF-8 into a fresh heap string (a copy and the page faults of a new
+ * large-object page) cost more than JSON.parse itself. The external-string
+ * call is looked up at run time: a runtime without it gets a plain Latin-1
+ * copy.
+ */
+typedef napi_status (*external_latin1_fn)(napi_env, char *, size_t, napi_finalize, void *, napi_value *,
+                                          bool *);
+static external_latin1_fn g_external_latin1;
+static pthread_once_t g_external_once = PTHREAD_ONCE_INIT;
+
+static void external_lookup(void) {
+  g_external_latin1 = (external_latin1_fn)dlsym(RTLD_DEFAULT, "node_api_create_external_string_latin1");
+}
+
+#define EXTERNAL_MIN 16384 /* smaller results are copied: cheap, and no finalizer */
+
+static void result_finalize(napi_env env, void *data, void *hint) {
+  (void)env;
+  (void)hint;
+  fscache_free(data);
+}
+
+static int is_ascii(const char *s, size_t n) {
+  size_t i = 0;
+  for (; i + 8 <= n; i += 8) {
+    uint64_t w;
+    memcpy(&w, s + i, 8);
+    if (w & 0x8080808080808080ull) return 0;
+  }
+  for (; i < n; i++)
+    if ((unsigned char)s[i] & 0x80) return 0;
+  return 1;
+}
+
+/* JSON.parse of a result from fscache_*, owned by *owned. When the string
+ * is made external, ownership passes to V8 and *owned is set to NULL. */
+static napi_value json_parse_result(napi_env env, char **owned) {
+  char *text = *owned;
+  size_t len = strlen(text);
+  if (!is_ascii(text, len)) return json_parse(env, text, len);
+  napi_value str = NULL;
+  pthread_once(&g_external_once, external_lookup);
+  bool copied = false;
+  if (len >= EXTERNAL_MIN && g_external_latin1 != NULL &&
+      g_external_latin1(env, text, len, result_finalize, NULL, &str, &copied) == napi_ok) {
+    *owned = NULL; /* V8's now; if it copied, the finalizer already freed it */
+    return json_parse_string(env, str);
+  }
+  if (napi_create_string_latin1(env, text, len, &str) != napi_ok) {
+    fail(env, "fscache: cannot create a string for JSON.parse");
+    return NULL;
+  }
+  return json_parse_string(env, str);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -537,7 +608,7 @@ static void settle(napi_env env, call *c) {
     napi_create_string_utf8(env, "internal", NAPI_AUTO_LENGTH, &code);
     napi_create_error(env, code, msg, &err);
   } else {
-    napi_value env_obj = json_parse(env, c->result, strlen(c->result));
+    napi_value env_obj = json_parse_result(env, &c->result);
     bool has = false;
     if (env_obj == NULL) {
       napi_get_and_clear_last_exception(env, &err);

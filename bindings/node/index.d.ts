@@ -74,8 +74,9 @@ export interface FuzzyFindResult {
 /**
  * Lists the filesystem entries under `options.path` whose relative path
  * matches `options.pattern`. `onMatch`, when given, is called with
- * `(null, match)` for each accepted match, in order, before the promise
- * settles.
+ * `(null, match)` for each accepted match as the walk finds it (with
+ * `sortByMtime` and `maxResults`: each match admitted to the newest-first
+ * top N), before the promise settles; see docs/compat.md for the order.
  */
 export declare function glob(options: GlobOptions, onMatch?: ((error: Error | null, match: GlobMatch) => void) | undefined | null): Promise<GlobResult>
 

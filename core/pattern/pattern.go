@@ -283,14 +283,16 @@ func (m *Matcher) Match(rel string) bool {
 		return doublestar.MatchUnvalidated(m.bytePattern, latin1(rel))
 	}
 	if m.base != "" {
-		name := rel[strings.LastIndexByte(rel, '/')+1:]
+		// literal and suffix hold no '/': they are tested on the whole
+		// path, without looking for the last component.
 		switch {
 		case m.literal != "":
-			return name == m.literal
+			n := len(rel) - len(m.literal)
+			return strings.HasSuffix(rel, m.literal) && (n == 0 || rel[n-1] == '/')
 		case m.suffix != "" || m.base == "*":
-			return strings.HasSuffix(name, m.suffix)
+			return strings.HasSuffix(rel, m.suffix)
 		}
-		return doublestar.MatchUnvalidated(m.base, name)
+		return doublestar.MatchUnvalidated(m.base, rel[strings.LastIndexByte(rel, '/')+1:])
 	}
 	return doublestar.MatchUnvalidated(m.pattern, rel)
 }

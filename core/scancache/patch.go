@@ -46,8 +46,9 @@ func isDir(es []walk.Entry, rel string) bool {
 
 // refreshHooks are what a refresh reports to its watcher.
 type refreshHooks struct {
-	onDir  func(abs string) error // before a directory is read
-	onLink func(rel string)       // a kept symbolic link
+	onDir   func(abs string) error // before a directory is read
+	onLink  func(rel string)       // a kept symbolic link
+	observe Observer               // every entry read, as the walk finds it (Get's obs)
 }
 
 // refresh recomputes the entries under the directory rel of es for key k.
@@ -63,6 +64,11 @@ func refresh(k Key, es []walk.Entry, rel string, deep bool, descend map[string]b
 	var mu sync.Mutex
 	var got []walk.Entry
 	err := walk.WalkSub(k.Options(tok), sub, func(e walk.Entry) error {
+		if h.observe != nil {
+			if err := h.observe(e); err != nil {
+				return err
+			}
+		}
 		mu.Lock()
 		got = append(got, e)
 		mu.Unlock()

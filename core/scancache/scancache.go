@@ -41,6 +41,7 @@ func (k Key) Options(tok *cancel.Token) walk.Options {
 type Snapshot struct {
 	Entries []walk.Entry
 	Created time.Time
+	derived derivedSet // see Derived (derived.go)
 }
 
 // NewSnapshot wraps entries (sorted by path, owned by the snapshot from now
@@ -89,6 +90,10 @@ func envInt(name string, def uint64) uint64 {
 // ScanFunc performs one scan for a key.
 type ScanFunc func(k Key, tok *cancel.Token) ([]walk.Entry, error)
 
+// Observer receives the entries of a scan as the walk finds them (see
+// walk.Options.Observe); its error stops the scan.
+type Observer = func(e walk.Entry) error
+
 // Cache is a concurrent scan cache. The zero value is not usable: use New.
 type Cache struct {
 	policy Policy
@@ -96,7 +101,10 @@ type Cache struct {
 	// custom is set when scan is not walk.Scan: Invalidate then drops
 	// entries (a refresh walks the file system with walk.WalkSub).
 	custom bool
-	now    func() time.Time
+	// observed is the default scan with an observer; nil when New was
+	// given its own ScanFunc (observers are then never called).
+	observed func(k Key, tok *cancel.Token, obs Observer) ([]walk.Entry, error)
+	now      func() time.Time
 
 	mu      sync.Mutex
 	entries map[Key]*entry
@@ -149,7 +157,12 @@ func New(p Policy, scan ScanFunc) *Cache {
 		}
 	}
 	if scan == nil {
-		c.scan = func(k Key, tok *cancel.Token) ([]walk.Entry, error) { return walk.Scan(k.Options(tok)) }
+		c.observed = func(k Key, tok *cancel.Token, obs Observer) ([]walk.Entry, error) {
+			o := k.Options(tok)
+			o.Observe = obs
+			return walk.Scan(o)
+		}
+		c.scan = func(k Key, tok *cancel.Token) ([]walk.Entry, error) { return c.observed(k, tok, nil) }
 	}
 	return c
 }
@@ -161,9 +174,14 @@ func (c *Cache) Policy() Policy { return c.policy }
 // TTL; otherwise it scans (an expired entry is evicted first), stores the
 // result and returns it with age 0. With a TTL of 0 it always scans and
 // stores nothing. Concurrent misses on one key share a single scan.
-func (c *Cache) Get(k Key, tok *cancel.Token) (*Snapshot, time.Duration, error) {
+//
+// obs (at most one) is called with the entries of a scan that this call
+// runs itself, as the walk finds them; it is not called on a hit nor when
+// the call waits for another caller's scan, so a caller that streams must
+// deliver from the snapshot when obs was never called.
+func (c *Cache) Get(k Key, tok *cancel.Token, obs ...Observer) (*Snapshot, time.Duration, error) {
 	if c.policy.TTL <= 0 {
-		s, err := c.fresh(k, tok)
+		s, err := c.fresh(k, tok, obs)
 		return s, 0, err
 	}
 	for {
@@ -203,7 +221,7 @@ func (c *Cache) Get(k Key, tok *cancel.Token) (*Snapshot, time.Duration, error) 
 		f := &flight{done: make(chan struct{})}
 		c.pending[k] = f
 		c.mu.Unlock()
-		f.snap, f.err = c.fill(k, tok)
+		f.snap, f.err = c.fill(k, tok, obs)
 		c.mu.Lock()
 		delete(c.pending, k)
 		c.mu.Unlock()
@@ -232,8 +250,8 @@ func wait(f *flight, tok *cancel.Token) error {
 // cache is enabled, stores the result. Rescan(k, false) is the path of a
 // call made with the cache off: it neither reads nor fills the cache (and
 // drops only an entry served by TTL, which may be stale; a watched one is
-// current and stays).
-func (c *Cache) Rescan(k Key, store bool, tok *cancel.Token) (*Snapshot, error) {
+// current and stays). obs is as for Get.
+func (c *Cache) Rescan(k Key, store bool, tok *cancel.Token, obs ...Observer) (*Snapshot, error) {
 	c.mu.Lock()
 	if e, ok := c.entries[k]; ok && (store || e.rw == nil) {
 		// A watched entry is current: an uncached call leaves it alone.
@@ -242,15 +260,21 @@ func (c *Cache) Rescan(k Key, store bool, tok *cancel.Token) (*Snapshot, error) 
 	}
 	c.mu.Unlock()
 	if store && c.policy.TTL > 0 {
-		s, _, err := c.Get(k, tok) // a miss now: fills (and watches) the key
+		s, _, err := c.Get(k, tok, obs...) // a miss now: fills (and watches) the key
 		return s, err
 	}
-	return c.fresh(k, tok)
+	return c.fresh(k, tok, obs)
 }
 
-func (c *Cache) fresh(k Key, tok *cancel.Token) (*Snapshot, error) {
+func (c *Cache) fresh(k Key, tok *cancel.Token, obs []Observer) (*Snapshot, error) {
 	t0 := time.Now()
-	entries, err := c.scan(k, tok)
+	var entries []walk.Entry
+	var err error
+	if len(obs) > 0 && obs[0] != nil && c.observed != nil {
+		entries, err = c.observed(k, tok, obs[0])
+	} else {
+		entries, err = c.scan(k, tok)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -488,7 +488,7 @@ func (c *Cache) hooks(k Key, rw *rootWatch, linked *atomic.Bool) refreshHooks {
 
 // fill scans k and caches the scan, watched when it can be; it returns
 // the snapshot that answers the call. c.mu not held.
-func (c *Cache) fill(k Key, tok *cancel.Token) (*Snapshot, error) {
+func (c *Cache) fill(k Key, tok *cancel.Token, obs []Observer) (*Snapshot, error) {
 	c.mu.Lock()
 	rw := c.rootFor(k.Root)
 	var log *fillLog
@@ -498,7 +498,7 @@ func (c *Cache) fill(k Key, tok *cancel.Token) (*Snapshot, error) {
 	}
 	c.mu.Unlock()
 	if rw == nil {
-		s, err := c.fresh(k, tok)
+		s, err := c.fresh(k, tok, obs)
 		if err == nil {
 			c.mu.Lock()
 			s = c.store(k, &entry{snap: s}, nil)
@@ -509,6 +509,9 @@ func (c *Cache) fill(k Key, tok *cancel.Token) (*Snapshot, error) {
 	t0 := time.Now()
 	var linked, limited atomic.Bool
 	h := c.hooks(k, rw, &linked)
+	if len(obs) > 0 {
+		h.observe = obs[0]
+	}
 	// Past the watch limit the walk goes on unwatched: its result is a
 	// correct scan, served by TTL.
 	add := h.onDir

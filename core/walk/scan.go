@@ -50,6 +50,8 @@ type fileEnt struct {
 	kind   FileType
 	utf8   bool // whether the name is valid UTF-8
 	hidden bool // whether the name starts with '.'
+	// det is the full detail read during the walk (Observe with Full).
+	det detail
 }
 
 // detail is the full detail of an entry.
@@ -149,6 +151,33 @@ type scanner struct {
 	// collide is set when two siblings have the same displayed name
 	// (possible only with names that are not UTF-8).
 	collide atomic.Bool
+	// observeErr is the first error of o.Observe. fastwalk hands a
+	// callback's error back to the callback as the directory's read error,
+	// so it is kept here and returned after the walk.
+	observeMu   sync.Mutex
+	observeErr  error
+	observeStop atomic.Bool
+}
+
+// observe calls o.Observe with e, recording its error.
+func (s *scanner) observe(e Entry) error {
+	err := s.o.Observe(e)
+	if err != nil {
+		s.observeMu.Lock()
+		if s.observeErr == nil {
+			s.observeErr = err
+		}
+		s.observeMu.Unlock()
+		s.observeStop.Store(true)
+	}
+	return err
+}
+
+// observeFailed returns the first error of o.Observe.
+func (s *scanner) observeFailed() error {
+	s.observeMu.Lock()
+	defer s.observeMu.Unlock()
+	return s.observeErr
 }
 
 // Scan walks like Walk and returns the entries sorted by path, bytewise.
@@ -160,6 +189,9 @@ func Scan(o Options) ([]Entry, error) {
 	// Links are followed by returning ErrTraverseLink (see Walk).
 	var conf fastwalk.Config
 	err := fastwalk.Walk(&conf, o.Root, s.visit)
+	if oerr := s.observeFailed(); oerr != nil {
+		return nil, oerr
+	}
 	if err != nil && !errors.Is(err, fastwalk.SkipDir) {
 		return nil, err
 	}
@@ -198,6 +230,9 @@ func (s *scanner) visit(path string, de fs.DirEntry, err error) error {
 	}
 	if err := s.poll(); err != nil {
 		return err
+	}
+	if s.observeStop.Load() {
+		return fastwalk.SkipDir // stop listing; the error is returned after the walk
 	}
 	p := s.parentOf(path)
 	if p == nil {
@@ -242,15 +277,44 @@ func (s *scanner) visit(path string, de fs.DirEntry, err error) error {
 	if p.files == nil {
 		p.files = make([]fileEnt, 0, 16)
 	}
-	p.files = append(p.files, fileEnt{
+	f := fileEnt{
 		path:   path,
 		pre:    prefix8(name),
 		nameAt: int32(len(path) - len(name)),
 		kind:   kind,
 		utf8:   utf8.ValidString(name),
 		hidden: name[0] == '.',
-	})
+		det:    detail{-1, -1},
+	}
+	if s.o.Observe != nil {
+		if err := s.observeFile(p, &f, name); err != nil {
+			return err
+		}
+	}
+	p.files = append(p.files, f)
 	return nil
+}
+
+// observeFile decides, during the walk, whether the file f named name in p
+// is kept, exactly as finishNode will, and reports it to Observe with its
+// full detail (kept in f for finishNode). Only used with Observe: it builds
+// p's ignore state while p is being listed (probing for every ignore file),
+// which the plain scan avoids.
+func (s *scanner) observeFile(p *dirNode, f *fileEnt, name string) error {
+	verdict := ignore.None
+	if s.rootRules != nil {
+		verdict = p.rules(ignore.MarkAll).Match(name, false)
+	}
+	if verdict == ignore.Ignore || (f.hidden && !s.o.Hidden && verdict != ignore.Whitelist) {
+		return nil
+	}
+	e := Entry{Type: f.kind, Mtime: -1, Size: -1}
+	e.Path, e.RawPath = names(f.path[s.start:])
+	if s.o.Full {
+		f.det.mtime, f.det.size = lstatPath(f.path)
+		e.Mtime, e.Size = f.det.mtime, f.det.size
+	}
+	return s.observe(e)
 }
 
 // dir decides about the directory (or followed link to one, target then
@@ -265,13 +329,22 @@ func (s *scanner) dir(p *dirNode, path, name string, target fs.FileInfo) error {
 	if s.dropped(name, verdict) {
 		return fastwalk.SkipDir
 	}
-	s.addNode(p, path, name, target)
-	return nil
+	n := s.addNode(p, path, name, target)
+	if s.o.Observe == nil {
+		return nil
+	}
+	e := Entry{Type: Dir, Mtime: -1, Size: -1}
+	e.Path, e.RawPath = names(path[s.start:])
+	if s.o.Full {
+		n.own.mtime, n.own.size = lstatPath(path)
+		e.Mtime, e.Size = n.own.mtime, n.own.size
+	}
+	return s.observe(e)
 }
 
 // addNode records a node for the directory path, named name, in p; target
 // is its identity when known (a followed link), else nil.
-func (s *scanner) addNode(p *dirNode, path, name string, target fs.FileInfo) {
+func (s *scanner) addNode(p *dirNode, path, name string, target fs.FileInfo) *dirNode {
 	n := &dirNode{
 		path:   path,
 		nameAt: len(path) - len(name),
@@ -296,6 +369,7 @@ func (s *scanner) addNode(p *dirNode, path, name string, target fs.FileInfo) {
 	p.mu.Lock()
 	p.subdirs = append(p.subdirs, n)
 	p.mu.Unlock()
+	return n
 }
 
 // finish runs the second phase and returns the sorted entries.
@@ -414,7 +488,15 @@ func (s *scanner) finishNode(n *dirNode) {
 	for i, c := range n.subdirs {
 		n.order = append(n.order, sortKey{c.pre, int32(len(n.files) + i)})
 	}
-	if s.o.Full {
+	switch {
+	case s.o.Full && s.o.Observe != nil:
+		// Read during the walk, by observeFile and dir.
+		for _, k := range n.order {
+			if int(k.i) < len(n.files) {
+				n.detail[k.i] = n.files[k.i].det
+			}
+		}
+	case s.o.Full:
 		n.readDetail()
 	}
 	n.sortKids()

@@ -80,6 +80,11 @@ type Options struct {
 	Full bool
 	// Cancel is polled before the walk and every 128 entries.
 	Cancel *cancel.Token
+	// Observe, when not nil, is called by Scan with every entry it will
+	// return, once each, as the walk finds it: concurrently from the walk's
+	// goroutines, in no particular order, before Scan returns. Its error
+	// stops the scan and is returned. Walk ignores it.
+	Observe func(e Entry) error
 }
 
 // pollEvery is how many visited entries may pass between cancel checks.

@@ -217,7 +217,9 @@ describe("glob", () => {
 });
 
 describe("onMatch", () => {
-  it("glob: every match, in order, error === null, before the promise settles", async () => {
+  // glob streams while the walk runs, in the walk's order (docs/compat.md):
+  // its matches are compared as sets; grep's keep their order.
+  it("glob: every match once, error === null, before the promise settles", async () => {
     const seen = [];
     let errs = 0;
     let countAtSettle = -1;
@@ -231,7 +233,7 @@ describe("onMatch", () => {
     assert.equal(r.totalMatches, BIG_TOTAL);
     assert.equal(errs, 0);
     assert.equal(countAtSettle, BIG_TOTAL);
-    assert.deepEqual(seen, r.matches);
+    assert.deepEqual(seen.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0)), r.matches);
   }, { skip: !ours });
 
   it("grep: the final matches, in order", async () => {
@@ -248,13 +250,11 @@ describe("onMatch", () => {
     assert.equal(limited.length, 2);
   }, { skip: !ours });
 
-  it("streams: a slow consumer still gets everything, in order", async () => {
+  it("streams: a slow consumer still gets everything, once", async () => {
     let n = 0;
-    let last = "";
-    let ordered = true;
+    const once = new Set();
     const r = await glob({ pattern: "d0[0-3]/*", path: big }, (_e, m) => {
-      if (m.path <= last) ordered = false;
-      last = m.path;
+      once.add(m.path);
       n++;
       if (n % 250 === 0) {
         const until = Date.now() + 2;
@@ -263,10 +263,10 @@ describe("onMatch", () => {
     });
     assert.equal(n, r.totalMatches);
     assert.equal(n, 4 * BIG_FILES);
-    assert.ok(ordered);
+    assert.equal(once.size, n);
   }, { skip: !ours });
 
-  it("stress: concurrent large streams with slow consumers stay complete and ordered", async () => {
+  it("stress: concurrent large streams with slow consumers stay complete", async () => {
     for (let round = 0; round < 4; round++) {
       const runs = [];
       for (let k = 0; k < 4; k++) {
@@ -281,7 +281,7 @@ describe("onMatch", () => {
             }
           }).then((r) => {
             assert.equal(seen.length, r.totalMatches);
-            assert.deepEqual(seen, paths(r));
+            assert.deepEqual(seen.sort(), paths(r));
           }),
         );
       }
@@ -579,6 +579,7 @@ describe("scan cache", () => {
         if (ours && fn !== fuzzyFind && i % 2 === 0) {
           const streamed = [];
           p = fn(opts, (_e, m) => streamed.push(m)).then((r) => {
+            if (fn === glob) streamed.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
             assert.deepEqual(streamed, r.matches, `job ${k} streamed`);
             return r;
           });
