@@ -32,7 +32,12 @@ type Sub struct {
 // RulesAt returns the ignore state of the directory rel (relative to root,
 // "" for root) as a walk from root builds it.
 func RulesAt(root, rel string) *ignore.Dir {
-	d := ignore.NewRoot(root)
+	return rulesBelow(ignore.NewRoot(root), rel)
+}
+
+// rulesBelow returns the ignore state of the directory rel below the state
+// d of the root.
+func rulesBelow(d *ignore.Dir, rel string) *ignore.Dir {
 	if rel == "" {
 		return d
 	}
@@ -60,7 +65,11 @@ func WalkSub(o Options, s Sub, fn func(e Entry) error) error {
 	}
 	rules := newPathIndex[*ignore.Dir]()
 	if o.Gitignore {
-		w.rootRules = RulesAt(o.Root, s.Rel)
+		if o.LooseGitignore {
+			w.rootRules = rulesBelow(ignore.NewRootLoose(o.Root), s.Rel)
+		} else {
+			w.rootRules = RulesAt(o.Root, s.Rel)
+		}
 		rules.store(top, w.rootRules)
 	}
 	if o.FollowLinks {
