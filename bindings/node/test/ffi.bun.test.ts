@@ -154,7 +154,7 @@ describe("bun:ffi against libfscache", () => {
     expect(take(C.fscache_glob(bad, null, null, null)).error?.code).toBe("invalid_options");
     expect(take(C.fscache_glob(null, null, null, null)).error?.code).toBe("invalid_options");
     expect(take(C.fscache_fuzzy_find(null, null)).error?.code).toBe("invalid_options");
-    expect(grepC({ pattern: "(?<=a)b", path: root }).error?.code).toBe("invalid_regex");
+    expect(grepC({ pattern: "[", path: root }).error?.code).toBe("invalid_regex");
   });
 
   // glob streams in the walk's order (docs/compat.md): compared by path.
