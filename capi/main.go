@@ -11,6 +11,10 @@ package main
 
 typedef void (*fscache_match_fn)(void *ctx, const char *match_json, size_t len);
 
+static char *fscache_version_cstr;
+static void fscache_version_set(char *v) { fscache_version_cstr = v; }
+static char *fscache_version_get(void) { return fscache_version_cstr; }
+
 static void fscache_call_match(fscache_match_fn fn, void *ctx, const char *json, size_t len) {
 	fn(ctx, json, len);
 }
@@ -295,11 +299,14 @@ func fscache_free(p *C.char) {
 // not stamped says so.
 var version = "0.0.0-unstamped"
 
-// versionC is version as a C string, made once and kept for the life of the
-// process: fscache_version() hands out a static string.
-var versionC = sync.OnceValue(func() *C.char { return C.CString(version) })
+// versionOnce makes version a C string once. It is kept in a C global
+// (fscache_version_cstr) for the life of the process: fscache_version()
+// hands out a static string, and a pointer held only by Go would look like
+// a leak to LeakSanitizer.
+var versionOnce sync.Once
 
 //export fscache_version
 func fscache_version() *C.char {
-	return versionC()
+	versionOnce.Do(func() { C.fscache_version_set(C.CString(version)) })
+	return C.fscache_version_get()
 }
