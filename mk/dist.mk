@@ -137,6 +137,7 @@ dist: $(LIB) $(NODE_ADDON) arm64 check-version
 	@ls -l $(DIST)/*.tgz $(DIST)/*.tar.gz
 
 test-dist: dist $(ARM64_NODE) test-arm64-c windows
+	@$(ENSURE_DEBS) pkg-config
 	packaging/test-dist.sh $(DIST) $(VERSION) $(abspath $(BUN)) $(ARM64_NODE) $(QEMU_ARM64) $(ARM64_SYSROOT)
 
 # ----------------------------------------------------------------- install
