@@ -124,16 +124,34 @@ func InvalidateAll() { scanCache().InvalidateAll() }
 // resolveDir resolves a search path against the working directory and
 // canonicalises it; it must be an existing directory.
 func resolveDir(p string) (string, error) {
+	return checkDir(p, dirMessages{
+		notFound: func(path string, err error) string { return "Path not found: " + path },
+		notDir:   func(abs string) string { return "Search path must be a directory: " + abs },
+	})
+}
+
+// dirMessages words the two failures of checkDir: notFound gets the
+// absolute path (or the path as given, when it cannot be made absolute)
+// and the error; notDir gets the absolute path.
+type dirMessages struct {
+	notFound func(path string, err error) string
+	notDir   func(abs string) string
+}
+
+// checkDir resolves p against the working directory, checks that it is an
+// existing directory and canonicalises it (following links), with the
+// error messages of m.
+func checkDir(p string, m dirMessages) (string, error) {
 	abs, err := filepath.Abs(p)
 	if err != nil {
-		return "", errorf(CodePathNotFound, "Path not found: %s (%v)", p, err)
+		return "", &Error{Code: CodePathNotFound, Message: m.notFound(p, err) + " (" + err.Error() + ")"}
 	}
 	st, err := os.Stat(abs)
 	if err != nil {
-		return "", errorf(CodePathNotFound, "Path not found: %s", abs)
+		return "", &Error{Code: CodePathNotFound, Message: m.notFound(abs, err)}
 	}
 	if !st.IsDir() {
-		return "", errorf(CodeNotADirectory, "Search path must be a directory: %s", abs)
+		return "", &Error{Code: CodeNotADirectory, Message: m.notDir(abs)}
 	}
 	if real, err := filepath.EvalSymlinks(abs); err == nil {
 		abs = real

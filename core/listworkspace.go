@@ -210,21 +210,14 @@ func workspaceEntry(path string, st fs.FileInfo) (WorkspaceEntry, bool) {
 
 // workspaceRoot resolves the root of ListWorkspace, with 18.2's messages.
 func workspaceRoot(p string) (string, error) {
-	abs, err := filepath.Abs(p)
-	if err != nil {
-		return "", errorf(CodePathNotFound, "Native directory scan failed for %s: Path not found: %v", p, err)
-	}
-	st, err := os.Stat(abs)
-	if err != nil {
-		return "", errorf(CodePathNotFound, "Native directory scan failed for %s: Path not found: %s", abs, osErrorText(err))
-	}
-	if !st.IsDir() {
-		return "", errorf(CodeNotADirectory, "Native directory scan failed for %s: Search path must be a directory", abs)
-	}
-	if real, err := filepath.EvalSymlinks(abs); err == nil {
-		abs = real
-	}
-	return abs, nil
+	return checkDir(p, dirMessages{
+		notFound: func(path string, err error) string {
+			return "Native directory scan failed for " + path + ": Path not found: " + osErrorText(err)
+		},
+		notDir: func(abs string) string {
+			return "Native directory scan failed for " + abs + ": Search path must be a directory"
+		},
+	})
 }
 
 // osErrorText renders err as Rust's io::Error displays an OS error:
