@@ -75,7 +75,7 @@ func globResult(sel *core.GlobSelection) *C.char {
 		size += len(scratch) + 1
 	}
 	size += len(globClose) - 1 + len(count) + 2
-	p := C.malloc(C.size_t(size + 1))
+	p := cAlloc(size + 1)
 	if p == nil {
 		return nil
 	}

@@ -64,7 +64,7 @@ func okResult(b []byte) *C.char { return cBytes(append(b, '}')) }
 
 // cBytes copies b into a new NUL-terminated C string owned by the caller.
 func cBytes(b []byte) *C.char {
-	p := (*C.char)(C.malloc(C.size_t(len(b) + 1)))
+	p := (*C.char)(cAlloc(len(b) + 1))
 	if p == nil {
 		return nil
 	}
@@ -289,9 +289,7 @@ func fscache_invalidate(path *C.char) {
 
 //export fscache_free
 func fscache_free(p *C.char) {
-	if p != nil {
-		C.free(unsafe.Pointer(p))
-	}
+	cFree(unsafe.Pointer(p))
 }
 
 // version is fscache's version, stamped at link time from the VERSION file

@@ -174,7 +174,10 @@ char *fscache_cache_stats(void);
  * Releases a string returned by fscache_glob, fscache_fuzzy_find,
  * fscache_grep, fscache_list_workspace or fscache_cache_stats. NULL is a
  * no-op. Freeing any other pointer, or the same one
- * twice, is undefined behaviour.
+ * twice, is undefined behaviour. Any thread may call it. On Linux a large
+ * result (256 KiB or more) is a mapping of its own, and the library keeps
+ * up to 8 freed ones (32 MiB at most) to reuse for later results, already
+ * faulted in.
  */
 void fscache_free(char *p);
 

@@ -52,7 +52,6 @@
 #define NAPI_VERSION 8
 #include <node_api.h>
 
-#include <dlfcn.h>
 #include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -121,12 +120,14 @@ static bool is_nullish(napi_env env, napi_value v) {
 
 typedef struct {
   napi_ref json_parse;
+  napi_ref array_concat; /* Array.prototype.concat */
 } addon_data;
 
 static void addon_data_finalize(napi_env env, void *data, void *hint) {
   (void)hint;
   addon_data *d = data;
   if (d->json_parse) napi_delete_reference(env, d->json_parse);
+  if (d->array_concat) napi_delete_reference(env, d->array_concat);
   free(d);
 }
 
@@ -161,32 +162,24 @@ static napi_value json_parse(napi_env env, const char *text, size_t len) {
 }
 
 /*
- * Results are handed to JSON.parse without decoding or copying them when
- * possible. libfscache writes its JSON in ASCII (non-ASCII characters as
- * \u escapes), so a result is a valid one-byte (Latin-1) string as it is;
- * a large one becomes an external string over the library's buffer, which
- * V8 frees with fscache_free when the string dies. Decoding a 0.5 MB result
- * as UTF-8 into a fresh heap string (a copy and the page faults of a new
- * large-object page) cost more than JSON.parse itself. The external-string
- * call is looked up at run time: a runtime without it gets a plain Latin-1
- * copy.
+ * Results are turned into JS values by JSON.parse, on strings copied into
+ * V8's heap. libfscache writes its JSON in ASCII (non-ASCII characters as
+ * \u escapes), so a result is a valid one-byte (Latin-1) string as it is
+ * and needs no decoding. A large result ({"ok":{"matches":[...], ...}}
+ * with thousands of matches) is parsed as chunks of its matches array, each
+ * small enough to be an ordinary young-generation string, and the arrays
+ * are joined with Array.prototype.concat. Nothing of it is left to V8: the
+ * library's buffer is freed (and reused by the library, already faulted
+ * in) as soon as the call settles. A 0.5 MB string would otherwise be a
+ * large-object page of its own, and an external string over the library's
+ * buffer lives in V8's old generation until a full collection: either way
+ * every call touched fresh memory, whose page faults cost more than
+ * JSON.parse itself.
  */
-typedef napi_status (*external_latin1_fn)(napi_env, char *, size_t, napi_finalize, void *, napi_value *,
-                                          bool *);
-static external_latin1_fn g_external_latin1;
-static pthread_once_t g_external_once = PTHREAD_ONCE_INIT;
+#define CHUNK_MIN (96u * 1024u)   /* results from this size are parsed in chunks */
+#define CHUNK_BYTES (48u * 1024u) /* ... of about this many bytes of matches */
 
-static void external_lookup(void) {
-  g_external_latin1 = (external_latin1_fn)dlsym(RTLD_DEFAULT, "node_api_create_external_string_latin1");
-}
-
-#define EXTERNAL_MIN 16384 /* smaller results are copied: cheap, and no finalizer */
-
-static void result_finalize(napi_env env, void *data, void *hint) {
-  (void)env;
-  (void)hint;
-  fscache_free(data);
-}
+static const char MATCHES_PREFIX[] = "{\"ok\":{\"matches\":[";
 
 static int is_ascii(const char *s, size_t n) {
   size_t i = 0;
@@ -200,25 +193,111 @@ static int is_ascii(const char *s, size_t n) {
   return 1;
 }
 
-/* JSON.parse of a result from fscache_*, owned by *owned. When the string
- * is made external, ownership passes to V8 and *owned is set to NULL. */
-static napi_value json_parse_result(napi_env env, char **owned) {
-  char *text = *owned;
-  size_t len = strlen(text);
-  if (!is_ascii(text, len)) return json_parse(env, text, len);
-  napi_value str = NULL;
-  pthread_once(&g_external_once, external_lookup);
-  bool copied = false;
-  if (len >= EXTERNAL_MIN && g_external_latin1 != NULL &&
-      g_external_latin1(env, text, len, result_finalize, NULL, &str, &copied) == napi_ok) {
-    *owned = NULL; /* V8's now; if it copied, the finalizer already freed it */
-    return json_parse_string(env, str);
-  }
+/* JSON.parse of text[0:len), a one-byte string. */
+static napi_value json_parse_latin1(napi_env env, const char *text, size_t len) {
+  napi_value str;
   if (napi_create_string_latin1(env, text, len, &str) != napi_ok) {
     fail(env, "fscache: cannot create a string for JSON.parse");
     return NULL;
   }
   return json_parse_string(env, str);
+}
+
+/* Index of the '"' closing the JSON string whose opening quote is at
+ * text[i], or len when there is none. */
+static size_t string_end(const char *text, size_t len, size_t i) {
+  for (size_t j = i + 1; j < len;) {
+    const char *q = memchr(text + j, '"', len - j);
+    if (q == NULL) return len;
+    size_t k = (size_t)(q - text), b = k;
+    while (b > i + 1 && text[b - 1] == '\\') b--;
+    if ((k - b) % 2 == 0) return k; /* not escaped */
+    j = k + 1;
+  }
+  return len;
+}
+
+/* Parses a large {"ok":{"matches":[...]...}} result in chunks (see above).
+ * text is the library's buffer, which this overwrites in places. Returns
+ * NULL with an exception pending on error. */
+static napi_value json_parse_chunked(napi_env env, char *text, size_t len) {
+  addon_data *d = NULL;
+  napi_value concat;
+  if (napi_get_instance_data(env, (void **)&d) != napi_ok || d == NULL ||
+      napi_get_reference_value(env, d->array_concat, &concat) != napi_ok || concat == NULL)
+    return fail(env, "fscache: Array.prototype.concat is unavailable");
+  size_t cap = len / CHUNK_BYTES + 2, n = 0;
+  napi_value *chunks = malloc(cap * sizeof *chunks);
+  if (chunks == NULL) return fail(env, "fscache: out of memory");
+  napi_value out = NULL;
+  size_t a = sizeof MATCHES_PREFIX - 1, start = a, i = a, end = 0;
+  int depth = 0;
+  for (; i < len; i++) {
+    char c = text[i];
+    if (c == '"') {
+      i = string_end(text, len, i);
+    } else if (c == '{' || c == '[') {
+      depth++;
+    } else if (c == '}') {
+      depth--;
+    } else if (c == ']') {
+      if (depth == 0) {
+        end = i;
+        break;
+      }
+      depth--;
+    } else if (c == ',' && depth == 0 && i - start >= CHUNK_BYTES) {
+      text[start - 1] = '[';
+      text[i] = ']';
+      if (n == cap || (chunks[n] = json_parse_latin1(env, text + start - 1, i - start + 2)) == NULL) goto done;
+      n++;
+      start = i + 1;
+    }
+  }
+  if (end == 0) {
+    fail(env, "fscache: malformed result from the library");
+    goto done;
+  }
+  if (end > start) {
+    text[start - 1] = '[';
+    if (n == cap || (chunks[n] = json_parse_latin1(env, text + start - 1, end - start + 2)) == NULL) goto done;
+    n++;
+  }
+  /* The envelope, with an empty matches array: the prefix, "]", the tail. */
+  size_t tail = len - end, elen = a + tail;
+  char *e = malloc(elen);
+  if (e == NULL) {
+    fail(env, "fscache: out of memory");
+    goto done;
+  }
+  memcpy(e, text, a);
+  memcpy(e + a, text + end, tail);
+  napi_value envelope = json_parse_latin1(env, e, elen);
+  free(e);
+  if (envelope == NULL || n == 0) {
+    out = envelope;
+    goto done;
+  }
+  napi_value ok, matches;
+  if (napi_get_named_property(env, envelope, "ok", &ok) != napi_ok ||
+      napi_call_function(env, chunks[0], concat, n - 1, chunks + 1, &matches) != napi_ok ||
+      napi_set_named_property(env, ok, "matches", matches) != napi_ok) {
+    fail(env, "fscache: cannot assemble the result");
+    goto done;
+  }
+  out = envelope;
+done:
+  free(chunks);
+  return out;
+}
+
+/* JSON.parse of a result from fscache_*. It stays the caller's to free. */
+static napi_value json_parse_result(napi_env env, char *text) {
+  size_t len = strlen(text);
+  if (!is_ascii(text, len)) return json_parse(env, text, len);
+  if (len >= CHUNK_MIN && strncmp(text, MATCHES_PREFIX, sizeof MATCHES_PREFIX - 1) == 0)
+    return json_parse_chunked(env, text, len);
+  return json_parse_latin1(env, text, len);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -608,7 +687,7 @@ static void settle(napi_env env, call *c) {
     napi_create_string_utf8(env, "internal", NAPI_AUTO_LENGTH, &code);
     napi_create_error(env, code, msg, &err);
   } else {
-    napi_value env_obj = json_parse_result(env, &c->result);
+    napi_value env_obj = json_parse_result(env, c->result);
     bool has = false;
     if (env_obj == NULL) {
       napi_get_and_clear_last_exception(env, &err);
@@ -924,12 +1003,16 @@ static napi_value js_debug_goroutine_stacks(napi_env env, napi_callback_info inf
 
 NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
   addon_data *d = calloc(1, sizeof *d);
-  napi_value global, json, parse;
+  napi_value global, json, parse, array, proto, concat;
   if (d == NULL) return fail(env, "fscache: out of memory");
   if (napi_get_global(env, &global) != napi_ok ||
       napi_get_named_property(env, global, "JSON", &json) != napi_ok ||
       napi_get_named_property(env, json, "parse", &parse) != napi_ok ||
       napi_create_reference(env, parse, 1, &d->json_parse) != napi_ok ||
+      napi_get_named_property(env, global, "Array", &array) != napi_ok ||
+      napi_get_named_property(env, array, "prototype", &proto) != napi_ok ||
+      napi_get_named_property(env, proto, "concat", &concat) != napi_ok ||
+      napi_create_reference(env, concat, 1, &d->array_concat) != napi_ok ||
       napi_set_instance_data(env, d, addon_data_finalize, NULL) != napi_ok) {
     free(d);
     return fail(env, "fscache: cannot initialise the addon");

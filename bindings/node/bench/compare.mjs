@@ -3,14 +3,16 @@
 // a scaling series and resident memory per cached entry.
 //
 //   node compare.mjs --ref <pi_natives.node> [--base <other index.js>]
-//                    [--rounds N] [--iters N] [--filter TEXT]
+//                    [--rounds N] [--iters N] [--warm N] [--filter TEXT]
 //                    [--trees DIR] [--out DIR] [--skip-scaling] [--skip-tools]
 //
 // Every case runs in a fresh process per side (two native libraries in one
 // process can exhaust the static TLS block), `--rounds` times, alternating
-// which side goes first; a process makes one untimed call (it fills the
-// cache for the cached cases), then times `--iters` calls and reports their
-// median. A table cell is the median over rounds; ratio = fscache /
+// which side goes first; a process makes `--warm` untimed calls (the first
+// fills the cache for the cached cases; the others let both sides reach the
+// steady state of a long-running agent, whose V8 heap has long stopped
+// growing, instead of timing a new process's heap growth), then times
+// `--iters` calls and reports their median. A table cell is the median over rounds; ratio = fscache /
 // reference, lower is better. `--base` adds a third side (say, fscache built
 // from main) for before/after columns.
 //
@@ -132,11 +134,11 @@ async function load(impl, modPath) {
 }
 
 async function child() {
-  const [kind, impl, modPath, root, name, iters] = process.argv.slice(3);
+  const [kind, impl, modPath, root, name, iters, warm] = process.argv.slice(3);
   const m = await load(impl, modPath);
   if (kind === 'mem') return memChild(m, root);
   const f = cases[name].f;
-  await f(m, root);
+  for (let i = 0; i < Math.max(1, Number(warm)); i++) await f(m, root);
   const times = [];
   const c0 = process.cpuUsage();
   for (let i = 0; i < Number(iters); i++) {
@@ -200,8 +202,8 @@ function parseArgs(argv) {
   return out;
 }
 
-function runChild(side, kind, root, name, iters, extraEnv = {}) {
-  const out = execFileSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--child', kind, ...side, root, name, String(iters)], {
+function runChild(side, kind, root, name, iters, extraEnv = {}, warm = 1) {
+  const out = execFileSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--child', kind, ...side, root, name, String(iters), String(warm)], {
     env: { ...process.env, FS_SCAN_CACHE_TTL_MS: '600000', ...extraEnv },
     maxBuffer: 1 << 26,
   });
@@ -225,11 +227,12 @@ const fmt = (x) => (x === undefined || Number.isNaN(x) ? '-' : x >= 100 ? x.toFi
 async function main() {
   const args = parseArgs(process.argv.slice(2));
   if (!args.ref) {
-    console.error('usage: node compare.mjs --ref <pi_natives.linux-x64-modern.node> [--base <index.js>] [--rounds N] [--iters N] [--filter TEXT]');
+    console.error('usage: node compare.mjs --ref <pi_natives.linux-x64-modern.node> [--base <index.js>] [--rounds N] [--iters N] [--warm N] [--filter TEXT]');
     process.exit(2);
   }
   const rounds = Number(args.rounds ?? 5);
   const iters = Number(args.iters ?? 7);
+  const warm = Number(args.warm ?? 3);
   const outDir = path.resolve(args.out ?? path.join(repo, 'build', 'bench'));
   const treeDir = path.resolve(args.trees ?? path.join(repo, 'build', 'bench-trees'));
   fs.mkdirSync(outDir, { recursive: true });
@@ -245,10 +248,10 @@ async function main() {
   const started = new Date();
   const load = os.loadavg().map((x) => x.toFixed(1)).join(' ');
   const head = `${started.toISOString()}; ${os.cpus().length} x ${os.cpus()[0].model}; load average at start ${load}; ` +
-    `${rounds} rounds x ${iters} timed calls per process; ms, medians; ratio = fscache / reference`;
+    `${rounds} rounds x ${iters} timed calls per process after ${warm} untimed; ms, medians; ratio = fscache / reference`;
   console.log(head);
 
-  const results = { when: started.toISOString(), machine: `${os.cpus().length} x ${os.cpus()[0].model}`, load, rounds, iters, rows: [], tools: [], memory: null };
+  const results = { when: started.toISOString(), machine: `${os.cpus().length} x ${os.cpus()[0].model}`, load, rounds, iters, warm, rows: [], tools: [], memory: null };
   const cols = names.map((n) => n.padStart(10)).join(' ');
   console.log(`${'case'.padEnd(62)} ${cols} ${'ratio'.padStart(6)} goal`);
   for (const [name, c] of Object.entries(cases)) {
@@ -260,7 +263,7 @@ async function main() {
     for (let i = 0; i < rounds; i++) {
       const order = i % 2 ? [...names].reverse() : names;
       for (const s of order) {
-        const x = JSON.parse(runChild(sides[s], 'time', r, name, iters, sideEnv(s)));
+        const x = JSON.parse(runChild(sides[s], 'time', r, name, iters, sideEnv(s), warm));
         t[s].push(x.wall);
         cpu[s].push(x.cpu);
       }
@@ -325,7 +328,7 @@ async function main() {
 
 function markdown(res, names) {
   const L = [];
-  L.push(`Measured ${res.when} on ${res.machine}, load average ${res.load} at start; ${res.rounds} rounds x ${res.iters} timed calls per process, medians.`, '');
+  L.push(`Measured ${res.when} on ${res.machine}, load average ${res.load} at start; ${res.rounds} rounds x ${res.iters} timed calls per process after ${res.warm ?? 1} untimed, medians.`, '');
   const main = res.rows.filter((r) => !r.scaling);
   const hasBefore = names.includes('before');
   L.push(`| case | reference ms | ${hasBefore ? 'fscache before ms | ratio before | ' : ''}fscache ms | ratio | goal | CPU ms/call ref / ${hasBefore ? 'before / ' : ''}fscache | CPU ratio ${hasBefore ? 'before -> ' : ''}now |`);
