@@ -147,7 +147,7 @@ func (n *dirNode) rules(marks ignore.Marks) *ignore.Dir {
 type scanner struct {
 	*walker
 	rootNode *dirNode
-	nodes    *pathIndex[*dirNode] // every node but the root
+	nodes    *pathIndex[*dirNode] // every node but the root, for visit
 	// collide is set when two siblings have the same displayed name
 	// (possible only with names that are not UTF-8).
 	collide atomic.Bool
@@ -186,9 +186,7 @@ func Scan(o Options) ([]Entry, error) {
 		return nil, err
 	}
 	s := newScanner(o)
-	// Links are followed by returning ErrTraverseLink (see Walk).
-	var conf fastwalk.Config
-	err := fastwalk.Walk(&conf, o.Root, s.visit)
+	err := s.walkTree()
 	if oerr := s.observeFailed(); oerr != nil {
 		return nil, oerr
 	}
@@ -202,7 +200,10 @@ func Scan(o Options) ([]Entry, error) {
 }
 
 func newScanner(o Options) *scanner {
-	s := &scanner{walker: newWalker(o), nodes: newPathIndex[*dirNode]()}
+	s := &scanner{walker: newWalker(o)}
+	if listsWithFastwalk {
+		s.nodes = newPathIndex[*dirNode]()
+	}
 	s.rootNode = &dirNode{path: s.root, nameAt: len(s.root), valid: true}
 	if s.rootRules != nil {
 		s.rootNode.state.Store(s.rootRules)
@@ -220,7 +221,8 @@ func (s *scanner) parentOf(path string) *dirNode {
 	return n // never nil: a directory is listed after its callback
 }
 
-// visit is the fastwalk callback of Scan.
+// visit is the fastwalk callback of Scan (where the walk of dirwalk_linux.go
+// is not used).
 func (s *scanner) visit(path string, de fs.DirEntry, err error) error {
 	if err != nil {
 		return nil // unreadable directories are skipped silently
@@ -238,15 +240,27 @@ func (s *scanner) visit(path string, de fs.DirEntry, err error) error {
 	if p == nil {
 		return nil
 	}
-	name := de.Name()
 	typ := de.Type()
+	sub, err := s.entryIn(p, path, de.Name(), typ)
+	if err == nil && sub != nil && typ&fs.ModeSymlink != 0 {
+		return fastwalk.ErrTraverseLink
+	}
+	return err
+}
+
+// entryIn decides about the entry name of p, found while p is being listed
+// (path is its full path, typ its type as listed): it records a file,
+// drops the entry, or records a node for a kept directory or followed link
+// to one, which it returns for the walk to list. A directory (or link) not
+// to be listed gives fastwalk.SkipDir; any other error stops the walk.
+func (s *scanner) entryIn(p *dirNode, path, name string, typ fs.FileMode) (*dirNode, error) {
 	mark := ignore.MarkOf(name)
 	if typ.IsDir() {
 		if mark != 0 {
 			p.dirMarks.Or(uint32(mark))
 		}
 		if s.prunedByName(name) {
-			return fastwalk.SkipDir
+			return nil, fastwalk.SkipDir
 		}
 		return s.dir(p, path, name, nil)
 	}
@@ -254,25 +268,22 @@ func (s *scanner) visit(path string, de fs.DirEntry, err error) error {
 	p.fileMarks |= mark
 	if s.prunedByName(name) {
 		if typ&fs.ModeSymlink != 0 && s.o.FollowLinks {
-			return fastwalk.SkipDir // not a followed link's subtree either
+			return nil, fastwalk.SkipDir // not a followed link's subtree either
 		}
-		return nil
+		return nil, nil
 	}
 	kind := kindOf(typ)
 	if typ&fs.ModeSymlink != 0 && s.o.FollowLinks {
 		var target fs.FileInfo
-		if kind, target = followedKind(path, de); target != nil {
+		if kind, target = followedKind(path); target != nil {
 			if p.onWalkPath(target) {
-				return nil // a loop: dropped entirely, as walkdir does
+				return nil, nil // a loop: dropped entirely, as walkdir does
 			}
-			if err := s.dir(p, path, name, target); err != nil {
-				return err // SkipDir is permitted on links
-			}
-			return fastwalk.ErrTraverseLink
+			return s.dir(p, path, name, target) // SkipDir is permitted on links
 		}
 	}
 	if kind == 0 {
-		return nil // sockets, FIFOs, devices
+		return nil, nil // sockets, FIFOs, devices
 	}
 	if p.files == nil {
 		p.files = make([]fileEnt, 0, 16)
@@ -288,11 +299,11 @@ func (s *scanner) visit(path string, de fs.DirEntry, err error) error {
 	}
 	if s.o.Observe != nil {
 		if err := s.observeFile(p, &f, name); err != nil {
-			return err
+			return nil, err
 		}
 	}
 	p.files = append(p.files, f)
-	return nil
+	return nil, nil
 }
 
 // observeFile decides, during the walk, whether the file f named name in p
@@ -318,20 +329,20 @@ func (s *scanner) observeFile(p *dirNode, f *fileEnt, name string) error {
 }
 
 // dir decides about the directory (or followed link to one, target then
-// being the directory's identity) path, named name, in p: it prunes it or
-// records a node for it.
-func (s *scanner) dir(p *dirNode, path, name string, target fs.FileInfo) error {
+// being the directory's identity) path, named name, in p: it prunes it
+// (fastwalk.SkipDir) or records a node for it and returns the node.
+func (s *scanner) dir(p *dirNode, path, name string, target fs.FileInfo) (*dirNode, error) {
 	verdict := ignore.None
 	if s.rootRules != nil {
 		// p may still be being listed: probe for every ignore file.
 		verdict = p.rules(ignore.MarkAll).Match(name, true)
 	}
 	if s.dropped(name, verdict) {
-		return fastwalk.SkipDir
+		return nil, fastwalk.SkipDir
 	}
 	n := s.addNode(p, path, name, target)
 	if s.o.Observe == nil {
-		return nil
+		return n, nil
 	}
 	e := Entry{Type: Dir, Mtime: -1, Size: -1}
 	e.Path, e.RawPath = names(path[s.start:])
@@ -339,7 +350,7 @@ func (s *scanner) dir(p *dirNode, path, name string, target fs.FileInfo) error {
 		n.own.mtime, n.own.size = lstatPath(path)
 		e.Mtime, e.Size = n.own.mtime, n.own.size
 	}
-	return s.observe(e)
+	return n, s.observe(e)
 }
 
 // addNode records a node for the directory path, named name, in p; target
@@ -365,7 +376,9 @@ func (s *scanner) addNode(p *dirNode, path, name string, target fs.FileInfo) *di
 	if len(n.key) < 8 {
 		n.slash |= '/' << (8 * (7 - len(n.key)))
 	}
-	s.nodes.store(path, n)
+	if s.nodes != nil {
+		s.nodes.store(path, n)
+	}
 	p.mu.Lock()
 	p.subdirs = append(p.subdirs, n)
 	p.mu.Unlock()

@@ -104,7 +104,7 @@ func WalkSub(o Options, s Sub, fn func(e Entry) error) error {
 		link := false
 		if typ&fs.ModeSymlink != 0 && o.FollowLinks {
 			var target fs.FileInfo
-			kind, target = followedKind(path, de)
+			kind, target = followedKind(path)
 			if target != nil {
 				if w.onWalkPath(path, target) {
 					return nil

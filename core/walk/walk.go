@@ -11,8 +11,6 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
-	"github.com/charlievieth/fastwalk"
-
 	"github.com/fscache/fscache/core/cancel"
 	"github.com/fscache/fscache/core/ignore"
 )
@@ -150,8 +148,8 @@ func (w *walker) dropped(name string, v ignore.Match) bool {
 // a directory (target is then the directory's FileInfo), a link to a
 // regular file is a file, a link to anything else is no entry (0) and a
 // broken link stays a symlink.
-func followedKind(path string, de fs.DirEntry) (kind FileType, target fs.FileInfo) {
-	st, err := fastwalk.StatDirEntry(path, de)
+func followedKind(path string) (kind FileType, target fs.FileInfo) {
+	st, err := os.Stat(path)
 	switch {
 	case err != nil:
 		return Symlink, nil
