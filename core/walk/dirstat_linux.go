@@ -54,4 +54,7 @@ func (d dirStat) lstat(name, path string) (mtime, size int64) {
 
 func (d dirStat) close() { syscall.Close(d.fd) }
 
+// dirStatOf is a dirStat over fd, a directory the caller keeps open.
+func dirStatOf(fd int) dirStat { return dirStat{fd} }
+
 const _AT_SYMLINK_NOFOLLOW = 0x100

@@ -11,3 +11,5 @@ func openDirStat(string) (dirStat, bool) { return dirStat{}, false }
 func (dirStat) lstat(_, path string) (mtime, size int64) { return lstatPath(path) }
 
 func (dirStat) close() {}
+
+func dirStatOf(int) dirStat { return dirStat{} }

@@ -180,7 +180,7 @@ func (l *lister) list(n *dirNode, q *dirQueue) error {
 			l.ents = append(l.ents, listed{at: at, nameAt: at + len(prefix), end: len(l.names), typ: typ})
 		}
 	}
-	syscall.Close(fd)
+	defer syscall.Close(fd)
 	if len(l.ents) == 0 {
 		return nil
 	}
@@ -202,6 +202,9 @@ func (l *lister) list(n *dirNode, q *dirQueue) error {
 	if files := len(l.ents) - countDirs(l.ents); files > 0 && n.files == nil {
 		n.files = make([]fileEnt, 0, files)
 	}
+	// Full detail is read here, relative to the open directory, unless
+	// Observe made entryIn read it already.
+	full, ds := s.o.Full && s.o.Observe == nil, dirStatOf(fd)
 	l.subs = l.subs[:0]
 	for _, e := range l.ents {
 		if err := s.poll(); err != nil {
@@ -210,15 +213,24 @@ func (l *lister) list(n *dirNode, q *dirQueue) error {
 		if s.observeStop.Load() {
 			return nil // the error is returned after the walk
 		}
-		sub, err := s.entryIn(n, paths[e.at:e.end], paths[e.nameAt:e.end], e.typ)
+		path, name := paths[e.at:e.end], paths[e.nameAt:e.end]
+		files := len(n.files)
+		sub, err := s.entryIn(n, path, name, e.typ)
 		if err == fastwalk.SkipDir {
 			continue
 		}
 		if err != nil {
 			return err
 		}
-		if sub != nil {
+		switch {
+		case sub != nil:
 			l.subs = append(l.subs, sub)
+			if full {
+				sub.own.mtime, sub.own.size = ds.lstat(name, path)
+			}
+		case full && len(n.files) > files:
+			f := &n.files[files]
+			f.det.mtime, f.det.size = ds.lstat(name, path)
 		}
 	}
 	q.push(l.subs)

@@ -410,7 +410,7 @@ func (s *scanner) finish() ([]Entry, error) {
 		off += c
 	}
 	workers := runtime.GOMAXPROCS(0)
-	if s.o.Full {
+	if s.o.Full && listsWithFastwalk {
 		workers = fastwalk.DefaultNumWorkers() // mostly waiting on lstat
 	}
 	workers = min(workers, (size+255)/256)
@@ -502,8 +502,8 @@ func (s *scanner) finishNode(n *dirNode) {
 		n.order = append(n.order, sortKey{c.pre, int32(len(n.files) + i)})
 	}
 	switch {
-	case s.o.Full && s.o.Observe != nil:
-		// Read during the walk, by observeFile and dir.
+	case s.o.Full && (s.o.Observe != nil || !listsWithFastwalk):
+		// Read during the walk: by observeFile and dir, or by the lister.
 		for _, k := range n.order {
 			if int(k.i) < len(n.files) {
 				n.detail[k.i] = n.files[k.i].det
