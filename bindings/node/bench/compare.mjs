@@ -231,8 +231,8 @@ async function main() {
     process.exit(2);
   }
   const rounds = Number(args.rounds ?? 5);
-  const iters = Number(args.iters ?? 7);
-  const warm = Number(args.warm ?? 3);
+  const iters = Number(args.iters ?? 15);
+  const warm = Number(args.warm ?? 5);
   const outDir = path.resolve(args.out ?? path.join(repo, 'build', 'bench'));
   const treeDir = path.resolve(args.trees ?? path.join(repo, 'build', 'bench-trees'));
   fs.mkdirSync(outDir, { recursive: true });
