@@ -15,8 +15,9 @@
 #     cancellation and teardown.
 # Not instrumented: the Go library itself (build/libfscache.so is the
 # ordinary build; Go code is memory-safe, and its C allocations, the
-# result strings and the callback buffer, are checked where C touches them)
-# and node. Node is not built with ASan, so libasan is preloaded
+# result strings and the callback buffer, are checked where C touches them,
+# except results of 256 KiB or more: mappings of their own, capi/resultmem.go,
+# which ASan does not track) and node. Node is not built with ASan, so libasan is preloaded
 # (LD_PRELOAD) for the instrumented addon to load, with detect_leaks=0:
 # leak reports would list node's own allocations, never freed at exit. The
 # C programs keep leak detection on. ASan's quarantine holds freed memory,
