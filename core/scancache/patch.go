@@ -13,7 +13,8 @@ import (
 // This file keeps a snapshot current one directory at a time: the entries
 // under a directory are recomputed with walk.WalkSub (with the root's
 // ignore state there) and spliced into a copy of the snapshot's entries,
-// which are sorted by path, so every subtree is one contiguous range.
+// which are sorted by path, so every subtree is one contiguous range. The
+// whole tree (a watched fill) is read with walk.Scan.
 
 // subtree returns the range of entries strictly under rel ("" for all).
 func subtree(es []walk.Entry, rel string) (lo, hi int) {
@@ -57,6 +58,17 @@ type refreshHooks struct {
 // subtree is read. It returns the new entries (es is not modified) and the
 // number of entries read.
 func refresh(k Key, es []walk.Entry, rel string, deep bool, descend map[string]bool, h refreshHooks, tok *cancel.Token) ([]walk.Entry, int, error) {
+	if rel == "" && deep {
+		// The whole tree: walk.Scan, which sorts as it goes, with the
+		// same hooks.
+		o := k.Options(tok)
+		o.OnDir, o.OnLink, o.Observe = h.onDir, h.onLink, h.observe
+		out, err := walk.Scan(o)
+		if err != nil {
+			return nil, 0, err
+		}
+		return out, len(out), nil
+	}
 	sub := walk.Sub{Rel: rel, OnDir: h.onDir, OnLink: h.onLink}
 	if !deep {
 		sub.Descend = func(c string) bool { return descend[c] || !isDir(es, c) }

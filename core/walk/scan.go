@@ -48,6 +48,7 @@ type fileEnt struct {
 	pre    uint64 // prefix8 of the name
 	nameAt int32  // offset of the name in path
 	kind   FileType
+	link   bool // whether it was listed as a symbolic link
 	utf8   bool // whether the name is valid UTF-8
 	hidden bool // whether the name starts with '.'
 	// det is the full detail read during the walk (Observe with Full).
@@ -186,6 +187,11 @@ func Scan(o Options) ([]Entry, error) {
 		return nil, err
 	}
 	s := newScanner(o)
+	if o.OnDir != nil {
+		if err := o.OnDir(s.root); err != nil {
+			return nil, err
+		}
+	}
 	err := s.walkTree()
 	if oerr := s.observeFailed(); oerr != nil {
 		return nil, oerr
@@ -293,6 +299,7 @@ func (s *scanner) entryIn(p *dirNode, path, name string, typ fs.FileMode) (*dirN
 		pre:    prefix8(name),
 		nameAt: int32(len(path) - len(name)),
 		kind:   kind,
+		link:   typ&fs.ModeSymlink != 0,
 		utf8:   utf8.ValidString(name),
 		hidden: name[0] == '.',
 		det:    detail{-1, -1},
@@ -341,6 +348,14 @@ func (s *scanner) dir(p *dirNode, path, name string, target fs.FileInfo) (*dirNo
 		return nil, fastwalk.SkipDir
 	}
 	n := s.addNode(p, path, name, target)
+	if target != nil && s.o.OnLink != nil {
+		s.o.OnLink(path[s.start:])
+	}
+	if s.o.OnDir != nil {
+		if err := s.o.OnDir(path); err != nil {
+			return n, err
+		}
+	}
 	if s.o.Observe == nil {
 		return n, nil
 	}
@@ -491,6 +506,9 @@ func (s *scanner) finishNode(n *dirNode) {
 		}
 		if verdict == ignore.Ignore || (f.hidden && !s.o.Hidden && verdict != ignore.Whitelist) {
 			continue
+		}
+		if f.link && s.o.OnLink != nil {
+			s.o.OnLink(f.path[s.start:])
 		}
 		pre := f.pre
 		if !f.utf8 {

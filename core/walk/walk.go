@@ -83,6 +83,17 @@ type Options struct {
 	// goroutines, in no particular order, before Scan returns. Its error
 	// stops the scan and is returned. Walk ignores it.
 	Observe func(e Entry) error
+	// OnDir, when not nil, is called by Scan with the absolute path of
+	// every directory it will read (the root first), before reading it:
+	// a watch added there sees every change the listing misses. Its error
+	// stops the scan and is returned. Called concurrently. Walk and
+	// WalkSub ignore it (WalkSub has Sub.OnDir).
+	OnDir func(abs string) error
+	// OnLink, when not nil, is called by Scan with the relative path of
+	// every kept entry that is a symbolic link (followed or not), in no
+	// particular order, concurrently, before Scan returns. Walk and
+	// WalkSub ignore it.
+	OnLink func(rel string)
 }
 
 // pollEvery is how many visited entries may pass between cancel checks.
