@@ -60,7 +60,20 @@ func globResult(sel *core.GlobSelection) *C.char {
 	}
 	var pre *globJSON
 	if sel.Hit {
-		pre = sel.Snapshot.Derived(globJSONKey{}, buildGlobJSON).(*globJSON)
+		// Built on the snapshot's first hit: by this call when it returns
+		// a large share of the snapshot (encoding every entry then costs
+		// at most a few times encoding this result), otherwise in the
+		// background while this call encodes its matches as it copies
+		// them, so that a bounded query on a large tree (@-mention
+		// discovery: 5,000 of 120,000 entries) does not wait for the
+		// whole tree, and the next one finds it built.
+		if d, ok := sel.Snapshot.DerivedIfBuilt(globJSONKey{}); ok {
+			pre = d.(*globJSON)
+		} else if 4*n >= len(sel.Snapshot.Entries) {
+			pre = sel.Snapshot.Derived(globJSONKey{}, buildGlobJSON).(*globJSON)
+		} else {
+			go sel.Snapshot.Derived(globJSONKey{}, buildGlobJSON)
+		}
 	}
 	// The size, exactly: the matches with their commas (the last comma
 	// becomes ']'), then the tail.

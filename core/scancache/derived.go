@@ -2,6 +2,7 @@ package scancache
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"github.com/fscache/fscache/core/walk"
 )
@@ -16,6 +17,7 @@ type derivedSet struct {
 type derivedValue struct {
 	once sync.Once
 	v    any
+	done atomic.Bool // v is built
 }
 
 // Derived returns the value derived from s's entries under key, calling
@@ -35,6 +37,22 @@ func (s *Snapshot) Derived(key any, build func(entries []walk.Entry) any) any {
 		d.m[key] = v
 	}
 	d.mu.Unlock()
-	v.once.Do(func() { v.v = build(s.Entries) })
+	v.once.Do(func() {
+		v.v = build(s.Entries)
+		v.done.Store(true)
+	})
 	return v.v
+}
+
+// DerivedIfBuilt returns the value derived from s's entries under key when
+// Derived has built it, without building it; ok is false otherwise.
+func (s *Snapshot) DerivedIfBuilt(key any) (v any, ok bool) {
+	d := &s.derived
+	d.mu.Lock()
+	dv := d.m[key]
+	d.mu.Unlock()
+	if dv == nil || !dv.done.Load() {
+		return nil, false
+	}
+	return dv.v, true
 }
