@@ -48,3 +48,15 @@ func BenchmarkGlobGoroot(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkFuzzyFindFresh is an uncached fuzzyFind over $GOROOT/src: a
+// scan, then every entry scored once.
+func BenchmarkFuzzyFindFresh(b *testing.B) {
+	root := filepath.Join(goroot(b), "src")
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := FuzzyFind(FuzzyFindOptions{Query: "strconv", Path: root}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

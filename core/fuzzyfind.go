@@ -2,6 +2,7 @@ package core
 
 import (
 	"slices"
+	"strings"
 
 	"github.com/fscache/fscache/core/cancel"
 	"github.com/fscache/fscache/core/fuzzy"
@@ -64,10 +65,10 @@ func FuzzyFind(o FuzzyFindOptions) (res FuzzyFindResult, err error) {
 	if err != nil {
 		return res, asError(err)
 	}
-	best, total, err := score(q, snap.Entries, limit, tok)
+	best, total, err := score(q, snap, o.Cache, limit, tok)
 	if err == nil && total == 0 && !q.Empty() && recheck(o.Cache, age) {
 		if snap, err = scanCache().Rescan(key, true, tok); err == nil {
-			best, total, err = score(q, snap.Entries, limit, tok)
+			best, total, err = score(q, snap, o.Cache, limit, tok)
 		}
 	}
 	if err != nil {
@@ -94,10 +95,47 @@ func better(a, b *FuzzyFindMatch) bool {
 	return a.Path < b.Path
 }
 
-// score scores every entry and returns the limit best matches (unsorted)
-// and the number of entries that scored: a bounded heap whose root is the
-// worst kept match, so only the kept matches are materialised and sorted.
-func score(q fuzzy.Query, entries []walk.Entry, limit int, tok *cancel.Token) ([]FuzzyFindMatch, int, error) {
+// fuzzyMasks are the character masks (fuzzy.Masks) of a cached snapshot's
+// entries, derived once per snapshot: a cached query scores only the
+// entries that have every character it needs.
+type fuzzyMasks struct{ base, whole []uint64 }
+
+// fuzzyMasksKey is the key of fuzzyMasks in scancache.Snapshot.Derived.
+type fuzzyMasksKey struct{}
+
+func buildFuzzyMasks(entries []walk.Entry) any {
+	m := &fuzzyMasks{base: make([]uint64, len(entries)), whole: make([]uint64, len(entries))}
+	for i := range entries {
+		m.base[i], m.whole[i] = fuzzy.Masks(entries[i].Path)
+	}
+	return m
+}
+
+// entryMask is the mask of path's basename (onBase) or of path.
+func entryMask(path string, onBase bool) uint64 {
+	if onBase {
+		path = path[strings.LastIndexByte(path, '/')+1:]
+	}
+	return fuzzy.Mask(path)
+}
+
+// score scores the entries of snap and returns the limit best matches
+// (unsorted) and the number of entries that scored: a bounded heap whose
+// root is the worst kept match, so only the kept matches are materialised
+// and sorted. With cached, the snapshot's character masks skip the entries
+// that cannot match (building them once per snapshot); on a scan used once
+// each entry's mask is computed as it is met.
+func score(q fuzzy.Query, snap *scancache.Snapshot, cached bool, limit int, tok *cancel.Token) ([]FuzzyFindMatch, int, error) {
+	entries := snap.Entries
+	var masks []uint64
+	need, onBase := q.Need()
+	if cached && need != 0 {
+		fm := snap.Derived(fuzzyMasksKey{}, buildFuzzyMasks).(*fuzzyMasks)
+		masks = fm.whole
+		if onBase {
+			masks = fm.base
+		}
+	}
 	h := make([]FuzzyFindMatch, 0, min(limit, 1024))
 	total := 0
 	for i := range entries {
@@ -107,6 +145,18 @@ func score(q fuzzy.Query, entries []walk.Entry, limit int, tok *cancel.Token) ([
 			}
 		}
 		e := &entries[i]
+		switch {
+		case masks != nil:
+			if !fuzzy.MayMatch(masks[i], need) {
+				continue
+			}
+		case need != 0:
+			// A scan used once: the mask, computed here, is still
+			// cheaper than the scorer.
+			if !fuzzy.MayMatch(entryMask(e.Path, onBase), need) {
+				continue
+			}
+		}
 		if e.Type == Symlink {
 			continue
 		}
