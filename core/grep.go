@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/fscache/fscache/core/cancel"
 	"github.com/fscache/fscache/core/grep/search"
@@ -316,35 +317,97 @@ func (g *grepper) candidates(entries []walk.Entry) ([]*walk.Entry, error) {
 // searchAll searches files with one worker per CPU. Files are opened by
 // their real bytes and reported by their displayed path, as in the walking
 // mode (the reference's cached mode opens the displayed path and so misses
-// files whose names are not UTF-8: docs/compat.md).
+// files whose names are not UTF-8: docs/compat.md). Workers take runs of
+// files of one directory (the snapshot is sorted, so they are adjacent) and
+// open them relative to the directory.
 func (g *grepper) searchAll(root string, files []*walk.Entry) error {
-	workers := min(max(1, numWorkers()), len(files))
-	var next int
-	var mu sync.Mutex
+	runs := dirRuns(files)
+	workers := min(max(1, numWorkers()), len(runs))
+	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		wg.Go(func() {
 			buf := getReadBuf()
 			defer readBufs.Put(buf)
-			for {
-				if g.check() != nil {
+			for g.check() == nil {
+				i := int(next.Add(1) - 1)
+				if i >= len(runs) {
 					return
 				}
-				mu.Lock()
-				i := next
-				next++
-				mu.Unlock()
-				if i >= len(files) {
-					return
-				}
-				*buf = g.searchFile(root+"/"+files[i].FSPath(), files[i].Path, *buf)
+				*buf = g.searchRun(root, files[runs[i].lo:runs[i].hi], runs[i].dir, *buf)
 			}
-		}()
+		})
 	}
 	wg.Wait()
 	return g.check()
+}
+
+// dirRun is files[lo:hi], all in the directory dir (relative, raw bytes).
+type dirRun struct {
+	lo, hi int
+	dir    string
+}
+
+// runMax bounds a run, so that a large directory is shared out too.
+const runMax = 64
+
+// dirRuns cuts files into runs of one directory each.
+func dirRuns(files []*walk.Entry) []dirRun {
+	var runs []dirRun
+	for i := 0; i < len(files); {
+		p := files[i].FSPath()
+		dir := p[:max(0, strings.LastIndexByte(p, '/'))]
+		j := i + 1
+		for j < len(files) && j-i < runMax && inDir(files[j].FSPath(), dir) {
+			j++
+		}
+		runs = append(runs, dirRun{i, j, dir})
+		i = j
+	}
+	return runs
+}
+
+// inDir reports whether the relative path p names an entry of the directory
+// dir (relative, "" for the root) itself, not of a subdirectory.
+func inDir(p, dir string) bool {
+	if dir != "" {
+		if len(p) <= len(dir)+1 || p[len(dir)] != '/' || p[:len(dir)] != dir {
+			return false
+		}
+		p = p[len(dir)+1:]
+	}
+	return strings.IndexByte(p, '/') < 0
+}
+
+// searchRun searches the files of one directory, opened relative to it
+// (by their paths when the directory cannot be opened).
+func (g *grepper) searchRun(root string, files []*walk.Entry, dir string, buf []byte) []byte {
+	abs := root
+	if dir != "" {
+		abs = root + "/" + dir
+	}
+	fd, ok := openDir(abs)
+	shortEOF := false
+	if ok {
+		defer closeDir(fd)
+		shortEOF = shortReadIsEOF(fd)
+	}
+	for _, f := range files {
+		if g.check() != nil {
+			return buf
+		}
+		p := f.FSPath()
+		name := p[strings.LastIndexByte(p, '/')+1:]
+		var data []byte
+		var read bool
+		if ok {
+			data, read = readFileAt(fd, name, buf[:0], shortEOF)
+		} else {
+			data, read = readFile(abs+"/"+name, buf[:0])
+		}
+		buf = g.searchData(data, read, f.Path, buf)
+	}
+	return buf
 }
 
 // searchFile reads and searches one file; buf is a reusable read buffer,
@@ -352,6 +415,12 @@ func (g *grepper) searchAll(root string, files []*walk.Entry) error {
 // oversized files are skipped uncounted.
 func (g *grepper) searchFile(abs, display string, buf []byte) []byte {
 	data, ok := readFile(abs, buf[:0])
+	return g.searchData(data, ok, display, buf)
+}
+
+// searchData searches data, the content of the file display read into buf
+// (ok false when it could not be read), and returns the buffer to reuse.
+func (g *grepper) searchData(data []byte, ok bool, display string, buf []byte) []byte {
 	if cap(data) > cap(buf) {
 		buf = data[:0]
 	}
@@ -504,6 +573,17 @@ func (g *grepper) shape() GrepResult {
 		}
 		res.LimitReached = limit >= 0 && consumed >= limit
 	default:
+		// One allocation for every match returned (the slice grown by
+		// append copied and zeroed the large GrepMatch many times over).
+		n := 0
+		for _, r := range g.results {
+			n += len(r.matches)
+		}
+		n = max(0, n-offset)
+		if limit >= 0 {
+			n = min(n, limit)
+		}
+		res.Matches = make([]GrepMatch, 0, n)
 		for _, r := range g.results {
 			res.TotalMatches += r.count
 			for _, m := range r.matches {

@@ -98,4 +98,4 @@ func (f typeFilter) match(name string) bool {
 	return false
 }
 
-func numWorkers() int { return runtime.GOMAXPROCS(0) }
+func numWorkers() int { return max(4, runtime.GOMAXPROCS(0)) }

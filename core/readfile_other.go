@@ -36,3 +36,16 @@ func readFile(path string, buf []byte) (data []byte, ok bool) {
 		}
 	}
 }
+
+// openDir is the Unix build's directory descriptor for readFileAt; here it
+// always fails, and files are read by path.
+func openDir(string) (int, bool) { return -1, false }
+
+// closeDir is never called: openDir never succeeds.
+func closeDir(int) {}
+
+// readFileAt is never called: openDir never succeeds.
+func readFileAt(_ int, name string, buf []byte, _ bool) ([]byte, bool) { return readFile(name, buf) }
+
+// shortReadIsEOF is never called: openDir never succeeds.
+func shortReadIsEOF(int) bool { return false }

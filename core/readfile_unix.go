@@ -5,7 +5,37 @@ package core
 import (
 	"slices"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
+
+// openat opens name relative to dir for reading, retrying when
+// interrupted.
+func openat(dir int, name string) (int, error) {
+	for {
+		fd, err := unix.Openat(dir, name, unix.O_RDONLY|unix.O_CLOEXEC|unix.O_NONBLOCK, 0)
+		if err != unix.EINTR {
+			return fd, err
+		}
+	}
+}
+
+// openDir opens the directory path for readFileAt; ok is false when it
+// cannot.
+func openDir(path string) (dir int, ok bool) {
+	for {
+		fd, err := unix.Open(path, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+		if err == nil {
+			return fd, true
+		}
+		if err != unix.EINTR {
+			return -1, false
+		}
+	}
+}
+
+// closeDir closes a directory from openDir.
+func closeDir(dir int) { unix.Close(dir) }
 
 // readFile reads the file at path into buf (grown as needed) with plain
 // system calls: open, read until end of file, close. It skips what os.File
@@ -14,7 +44,17 @@ import (
 // became a FIFO since the walk from blocking the open. ok is false when the
 // file cannot be read or holds more than maxFileSize bytes.
 func readFile(path string, buf []byte) (data []byte, ok bool) {
-	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC|syscall.O_NONBLOCK, 0)
+	return readFileAt(unix.AT_FDCWD, path, buf, false)
+}
+
+// readFileAt is readFile for the file name relative to the directory
+// descriptor dir (an absolute name ignores dir): opening by a name relative
+// to an open directory spares the kernel the lookup of every component of
+// the directory's path, file after file. With shortEOF (see
+// shortReadIsEOF) a read that does not fill the buffer ends the file,
+// sparing the read that would return 0.
+func readFileAt(dir int, name string, buf []byte, shortEOF bool) (data []byte, ok bool) {
+	fd, err := openat(dir, name)
 	if err != nil {
 		return buf, false
 	}
@@ -56,5 +96,8 @@ func readFile(path string, buf []byte) (data []byte, ok bool) {
 			return buf, len(buf) <= maxFileSize
 		}
 		buf = buf[:len(buf)+n]
+		if shortEOF && len(buf) < cap(buf) {
+			return buf, len(buf) <= maxFileSize
+		}
 	}
 }
