@@ -70,8 +70,21 @@ func refresh(k Key, es []walk.Entry, rel string, deep bool, descend map[string]b
 		return out, len(out), nil
 	}
 	sub := walk.Sub{Rel: rel, OnDir: h.onDir, OnLink: h.onLink}
+	// whole reports whether the directory c is read again with its whole
+	// subtree: c or one of its ancestors below rel is in descend. WalkSub
+	// asks Descend about every directory at every depth, so a directory
+	// inside a subtree to walk whole must be descended into (and its old
+	// entries dropped) even though es has it.
+	whole := func(c string) bool {
+		for ; c != rel && c != ""; c = parentOf(c) {
+			if descend[c] {
+				return true
+			}
+		}
+		return false
+	}
 	if !deep {
-		sub.Descend = func(c string) bool { return descend[c] || !isDir(es, c) }
+		sub.Descend = func(c string) bool { return whole(c) || !isDir(es, c) }
 	}
 	var mu sync.Mutex
 	var got []walk.Entry
@@ -99,7 +112,7 @@ func refresh(k Key, es []walk.Entry, rel string, deep bool, descend map[string]b
 	var blocks []block
 	if !deep {
 		for _, e := range got {
-			if e.Type == walk.Dir && !descend[e.Path] && isDir(es, e.Path) {
+			if e.Type == walk.Dir && !whole(e.Path) && isDir(es, e.Path) {
 				if lo, hi := subtree(es, e.Path); hi > lo {
 					blocks = append(blocks, block{e.Path + "/", lo, hi})
 				}
