@@ -242,12 +242,13 @@ func (c *Cache) syncRoot(rw *rootWatch) {
 	}
 	// Watches of directories deleted or moved away: their paths are stale.
 	// A directory moved within the tree is walked again where it landed,
-	// which watches it again under its new path.
+	// which watches it again under its new path. A fill may be adding
+	// watches right now (outside c.mu): RemoveIfGone checks and removes
+	// as one step, so a new directory made at the same path keeps the
+	// watch the fill gives it.
 	for _, ev := range events {
 		if ev.IsDir && !ev.Content && !ev.Gone && ev.Name != "" {
-			if _, err := os.Lstat(ev.Dir + "/" + ev.Name); err != nil {
-				rw.w.Remove(ev.Dir + "/" + ev.Name)
-			}
+			rw.w.RemoveIfGone(ev.Dir + "/" + ev.Name)
 		}
 	}
 	for k, e := range c.entries {

@@ -35,8 +35,12 @@ type Watcher interface {
 	// Add watches the directory dir (not following a final symlink).
 	// Adding a directory already watched is cheap and keeps one watch.
 	Add(dir string) error
-	// Remove stops watching dir and every directory under it.
-	Remove(dir string)
+	// RemoveIfGone stops watching dir and every directory under it when
+	// no directory is at dir any more (it was deleted, or moved: a moved
+	// directory's watch would report its events under the old path). The
+	// check and the removal are one step with respect to Add, so a watch
+	// that Add just placed on a new directory at dir is kept.
+	RemoveIfGone(dir string)
 	// Drain returns the events queued since the last Drain, without
 	// blocking. overflow reports that the kernel dropped events: the
 	// watched tree must be considered unknown.

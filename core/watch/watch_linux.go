@@ -75,10 +75,16 @@ func (w *inotify) Add(dir string) error {
 	return nil
 }
 
-func (w *inotify) Remove(dir string) {
+func (w *inotify) RemoveIfGone(dir string) {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if w.fd < 0 {
+		return
+	}
+	// Under w.mu: an Add for a directory made at dir after this check
+	// comes after the removal.
+	var st unix.Stat_t
+	if unix.Lstat(dir, &st) == nil && st.Mode&unix.S_IFMT == unix.S_IFDIR {
 		return
 	}
 	for p, wd := range w.byPath {

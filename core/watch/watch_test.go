@@ -64,9 +64,16 @@ func TestInotifyEvents(t *testing.T) {
 	if !gone || w.Len() != 1 {
 		t.Errorf("a deleted directory's watch: gone %v, Len %d, events %+v", gone, w.Len(), ev)
 	}
-	w.Remove(dir)
+	w.RemoveIfGone(dir)
+	if w.Len() != 1 {
+		t.Errorf("RemoveIfGone removed the watch of a directory still there: Len %d", w.Len())
+	}
+	if err := os.Rename(dir, dir+".moved"); err != nil {
+		t.Fatal(err)
+	}
+	w.RemoveIfGone(dir)
 	if w.Len() != 0 {
-		t.Errorf("Len after Remove: %d", w.Len())
+		t.Errorf("Len after RemoveIfGone of a moved directory: %d", w.Len())
 	}
 	w.Close()
 	if _, _, err := w.Drain(); err == nil {
