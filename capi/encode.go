@@ -154,6 +154,32 @@ func appendGrepMatch(b []byte, m core.GrepMatch) []byte {
 	return append(b, '}')
 }
 
+// grepResultSize estimates the size of r's JSON, escapes aside: the
+// buffer okEncoded writes it into.
+func grepResultSize(r core.GrepResult) int {
+	n := 160
+	for i := range r.Matches {
+		m := &r.Matches[i]
+		n += 64 + len(m.Path) + len(m.Line)
+		for _, c := range m.ContextBefore {
+			n += 40 + len(c.Line)
+		}
+		for _, c := range m.ContextAfter {
+			n += 40 + len(c.Line)
+		}
+	}
+	return n + n/32
+}
+
+// fuzzyResultSize estimates the size of r's JSON, escapes aside.
+func fuzzyResultSize(r core.FuzzyFindResult) int {
+	n := 64
+	for i := range r.Matches {
+		n += 56 + len(r.Matches[i].Path)
+	}
+	return n + n/32
+}
+
 func appendGrepResult(b []byte, r core.GrepResult) []byte {
 	b = append(b, `{"matches":[`...)
 	for i, m := range r.Matches {

@@ -54,13 +54,27 @@ func result(payload []byte, err error) *C.char {
 	return cBytes(b)
 }
 
-// okPrefix returns a buffer of capacity n starting with the success
-// envelope's opening, for okResult.
-func okPrefix(n int) []byte { return append(make([]byte, 0, max(n, 16)), `{"ok":`...) }
-
-// okResult closes the success envelope opened by okPrefix and copies it
-// into the C result: the payload is written once and copied once.
-func okResult(b []byte) *C.char { return cBytes(append(b, '}')) }
+// okEncoded writes the success envelope around enc's payload straight into
+// a C result of about estimate bytes (its pages pooled, see resultmem.go),
+// so that a large payload is written once and neither allocated nor copied
+// in Go. A payload that outgrows the estimate is finished in Go memory by
+// append and copied.
+func okEncoded(estimate int, enc func([]byte) []byte) *C.char {
+	n := max(estimate, 16) + 8
+	p := cAlloc(n)
+	if p == nil {
+		return nil
+	}
+	region := unsafe.Slice((*byte)(p), n)
+	b := append(region[:0:n-1], `{"ok":`...) // room kept for the NUL
+	b = append(enc(b), '}')
+	if unsafe.SliceData(b) == &region[0] {
+		region[len(b)] = 0
+		return (*C.char)(p)
+	}
+	cFree(p)
+	return cBytes(b)
+}
 
 // cBytes copies b into a new NUL-terminated C string owned by the caller.
 func cBytes(b []byte) *C.char {
@@ -167,7 +181,7 @@ func (s *matchSink) close() {
 // and keeping the callbacks here keeps on_match on the calling thread (which
 // Bun's JSCallback, for one, needs).
 //
-// call returns the complete C result (see okResult), or an error. A panic
+// call returns the complete C result (see okEncoded), or an error. A panic
 // in call is recovered into an internal error (see spawn).
 func offThread[T any](fn C.fscache_match_fn, ctx unsafe.Pointer, appendMatch func([]byte, T) []byte,
 	call func(cb func(T) error) (*C.char, error)) *C.char {
@@ -248,7 +262,7 @@ func fscache_fuzzy_find(options *C.char, cancel *C.int32_t) (out *C.char) {
 		if err != nil {
 			return nil, err
 		}
-		return okResult(appendFuzzyResult(okPrefix(64+len(r.Matches)*64), r)), nil
+		return okEncoded(fuzzyResultSize(r), func(b []byte) []byte { return appendFuzzyResult(b, r) }), nil
 	})()
 	if err != nil {
 		fscache_free(res)
@@ -273,7 +287,7 @@ func fscache_grep(options *C.char, onMatch C.fscache_match_fn, ctx unsafe.Pointe
 		if err != nil {
 			return nil, err
 		}
-		return okResult(appendGrepResult(okPrefix(256+len(r.Matches)*128), r)), nil
+		return okEncoded(grepResultSize(r), func(b []byte) []byte { return appendGrepResult(b, r) }), nil
 	})
 }
 
