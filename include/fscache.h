@@ -61,7 +61,11 @@
  *
  * Environment (read once per process, at the first call):
  *   FS_SCAN_CACHE_TTL_MS (default 1000), FS_SCAN_EMPTY_RECHECK_MS (200),
- *   FS_SCAN_CACHE_MAX_ENTRIES (16).
+ *   FS_SCAN_CACHE_MAX_ENTRIES (16), FS_SCAN_CACHE_WATCH (on; "0" turns
+ *   change notifications off). GOGC, read when the library is loaded, tunes
+ *   the library's own Go collector as for any Go program; without it the
+ *   library keeps a heap goal of about 16 MB while its live heap is small
+ *   (fewer collections per call) and the default once it is larger.
  */
 #ifndef FSCACHE_H
 #define FSCACHE_H
