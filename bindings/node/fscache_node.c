@@ -175,8 +175,17 @@ static napi_value json_parse(napi_env env, const char *text, size_t len) {
  * buffer lives in V8's old generation until a full collection: either way
  * every call touched fresh memory, whose page faults cost more than
  * JSON.parse itself.
+ *
+ * From CHUNK_MAX up the result is one string again: there the chunks, all
+ * garbage once parsed, fill the young generation several times over during
+ * one call, and every scavenge copies the matches parsed so far. Measured
+ * on a 165,600-match (15 MB) glob: 142 ms per call chunked against 86 ms as
+ * one string in one series, 78 against 75 ms in another (medians of five
+ * alternations); at 5 MB the two were equal, and below 1 MB chunks were as
+ * fast or faster.
  */
 #define CHUNK_MIN (96u * 1024u)   /* results from this size are parsed in chunks */
+#define CHUNK_MAX (1024u * 1024u) /* ... up to this size */
 #define CHUNK_BYTES (48u * 1024u) /* ... of about this many bytes of matches */
 
 static const char MATCHES_PREFIX[] = "{\"ok\":{\"matches\":[";
@@ -295,7 +304,7 @@ done:
 static napi_value json_parse_result(napi_env env, char *text) {
   size_t len = strlen(text);
   if (!is_ascii(text, len)) return json_parse(env, text, len);
-  if (len >= CHUNK_MIN && strncmp(text, MATCHES_PREFIX, sizeof MATCHES_PREFIX - 1) == 0)
+  if (len >= CHUNK_MIN && len < CHUNK_MAX && strncmp(text, MATCHES_PREFIX, sizeof MATCHES_PREFIX - 1) == 0)
     return json_parse_chunked(env, text, len);
   return json_parse_latin1(env, text, len);
 }

@@ -1,10 +1,11 @@
-// Large results: the addon parses a result of 96 kB or more in chunks of its
-// matches array (fscache_node.c, json_parse_chunked). These tests make
-// results far past that size out of names and lines full of the characters
-// that could fool a chunk boundary (quotes, backslashes, brackets, braces,
-// commas, non-ASCII), and check every match against what the tree holds and
-// against the matches streamed to onMatch (parsed batch by batch, another
-// path). Runs under `node --test` and `bun test`.
+// Large results: the addon parses a result of 96 kB to 1 MB in chunks of its
+// matches array (fscache_node.c, json_parse_chunked), and a larger one as
+// one string. These tests make results of both sizes out of names and lines
+// full of the characters that could fool a chunk boundary (quotes,
+// backslashes, brackets, braces, commas, non-ASCII), and check every match
+// against what the tree holds and against the matches streamed to onMatch
+// (parsed batch by batch, another path). Runs under `node --test` and
+// `bun test`.
 import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
@@ -56,7 +57,8 @@ describe("large results", () => {
   for (const cache of [false, true]) {
     it(`glob returns every path exactly (cache: ${cache})`, async () => {
       const r = await glob({ pattern: "**/*.txt", path: root, cache });
-      assert.equal(JSON.stringify(r).length > 200_000, true, "the result is large enough to be chunked");
+      const size = JSON.stringify(r).length;
+      assert.equal(size > 200_000 && size < 900_000, true, `${size} bytes: the result is chunked`);
       assert.equal(r.totalMatches, files.length);
       assert.deepEqual(r.matches.map((m) => m.path).sort(), [...files].sort());
       for (const m of r.matches) assert.deepEqual(Object.keys(m), ["path", "fileType"]);
@@ -80,7 +82,8 @@ describe("large results", () => {
       assert.equal(err, null);
       streamed.push(m);
     });
-    assert.equal(JSON.stringify(r.matches).length > 200_000, true, "the result is large enough to be chunked");
+    const size = JSON.stringify(r).length;
+    assert.equal(size > 200_000 && size < 900_000, true, `${size} bytes: the result is chunked`);
     assert.equal(r.totalMatches, files.length);
     assert.deepEqual(r.matches, streamed);
     for (const m of r.matches) assert.match(m.line, /^needle \]\},\{" \d+$/);
@@ -90,5 +93,30 @@ describe("large results", () => {
     const r = await fuzzyFind({ query: "txt", path: root, maxResults: 10_000 });
     assert.equal(r.matches.length, files.length);
     assert.deepEqual(r.matches.map((m) => m.path).sort(), [...files].sort());
+  });
+});
+
+describe("results past 1 MB (parsed as one string)", () => {
+  let big;
+  const lines = new Map(); // path -> its lines
+  beforeAll(() => {
+    big = fs.mkdtempSync(path.join(os.tmpdir(), "fscache-large1m-"));
+    for (let f = 0; f < 300; f++) {
+      const name = `${tricky[f % tricky.length]}_${f}.txt`;
+      const ls = [];
+      for (let l = 0; l < 8; l++) ls.push(`needle ${l} ${tricky.join(" ").repeat(6)} ]},{" ${f}`);
+      fs.writeFileSync(path.join(big, name), ls.join("\n") + "\n");
+      lines.set(name, ls);
+    }
+  });
+  afterAll(() => fs.rmSync(big, { recursive: true, force: true }));
+
+  it("grep returns every line exactly", async () => {
+    const r = await grep({ pattern: "needle", path: big });
+    const size = JSON.stringify(r).length;
+    assert.equal(size > 1_100_000, true, `${size} bytes: the result is past the chunked sizes`);
+    assert.equal(r.totalMatches, 300 * 8);
+    for (const m of r.matches) assert.equal(m.line, lines.get(m.path)[m.lineNumber - 1]);
+    assert.equal(new Set(r.matches.map((m) => `${m.path}:${m.lineNumber}`)).size, 300 * 8);
   });
 });
