@@ -447,8 +447,14 @@ func (g *grepper) searchData(data []byte, ok bool, display string, buf []byte) [
 			break // binary: searched, no matches
 		}
 		withLines := g.o.Mode == ModeContent
+		// The matches are collected in a pooled slice and copied out at
+		// their final length: one allocation per file with matches, not a
+		// doubling slice per file.
+		scratch := getMatchBuf()
+		defer putMatchBuf(scratch)
 		var err error
-		r.matches, r.count, err = g.m.Search(data, g.perFile, withLines, nil, g.check)
+		r.matches, r.count, err = g.m.Search(data, g.perFile, withLines, (*scratch)[:0], g.check)
+		*scratch = r.matches // what putMatchBuf clears
 		if err != nil {
 			g.searchFailed(err, display)
 			return buf
@@ -474,6 +480,7 @@ func (g *grepper) searchData(data []byte, ok bool, display string, buf []byte) [
 		if len(r.matches) > 0 && g.perFile >= 0 && len(r.matches) > g.perFile {
 			r.matches = r.matches[:g.perFile]
 		}
+		r.matches = slices.Clone(r.matches) // off the pooled slice
 	}
 	g.mu.Lock()
 	g.searched++
@@ -523,6 +530,24 @@ func quitAtBinary(data []byte, nul int, matches []search.Match, count int) ([]se
 // the size of the largest file it held, so that later files and calls do
 // not grow (allocate, zero and copy) it again.
 var readBufs sync.Pool
+
+// matchBufs holds the slices (*[]search.Match) that searchData collects a
+// file's matches in before copying them out.
+var matchBufs sync.Pool
+
+func getMatchBuf() *[]search.Match {
+	if b, ok := matchBufs.Get().(*[]search.Match); ok {
+		return b
+	}
+	return new([]search.Match)
+}
+
+// putMatchBuf returns b to the pool, dropping what its elements reference.
+func putMatchBuf(b *[]search.Match) {
+	clear(*b)
+	*b = (*b)[:0]
+	matchBufs.Put(b)
+}
 
 // getReadBuf returns a pooled read buffer, or a new one of 64 KiB.
 func getReadBuf() *[]byte {
