@@ -156,10 +156,9 @@ func appendGrepMatch(b []byte, m core.GrepMatch) []byte {
 
 // grepResultSize estimates the size of r's JSON, escapes aside: the
 // buffer okEncoded writes it into.
-func grepResultSize(r core.GrepResult) int {
+func grepResultSize(r *core.GrepResult) int {
 	n := 160
-	for i := range r.Matches {
-		m := &r.Matches[i]
+	r.EachMatch(func(m *core.GrepMatch) error {
 		n += 64 + len(m.Path) + len(m.Line)
 		for _, c := range m.ContextBefore {
 			n += 40 + len(c.Line)
@@ -167,7 +166,8 @@ func grepResultSize(r core.GrepResult) int {
 		for _, c := range m.ContextAfter {
 			n += 40 + len(c.Line)
 		}
-	}
+		return nil
+	})
 	return n + n/32
 }
 
@@ -180,14 +180,17 @@ func fuzzyResultSize(r core.FuzzyFindResult) int {
 	return n + n/32
 }
 
-func appendGrepResult(b []byte, r core.GrepResult) []byte {
+func appendGrepResult(b []byte, r *core.GrepResult) []byte {
 	b = append(b, `{"matches":[`...)
-	for i, m := range r.Matches {
-		if i > 0 {
+	first := true
+	r.EachMatch(func(m *core.GrepMatch) error {
+		if !first {
 			b = append(b, ',')
 		}
-		b = appendGrepMatch(b, m)
-	}
+		first = false
+		b = appendGrepMatch(b, *m)
+		return nil
+	})
 	b = append(b, `],"totalMatches":`...)
 	b = strconv.AppendInt(b, int64(r.TotalMatches), 10)
 	b = append(b, `,"filesWithMatches":`...)

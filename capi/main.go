@@ -283,11 +283,12 @@ func fscache_grep(options *C.char, onMatch C.fscache_match_fn, ctx unsafe.Pointe
 		return result(nil, optionsError{err})
 	}
 	return offThread(onMatch, ctx, appendGrepMatch, func(cb func(core.GrepMatch) error) (*C.char, error) {
+		o.Grouped = true // encoded from the files' matches, not copied into one slice first
 		r, err := core.Grep(o, cb)
 		if err != nil {
 			return nil, err
 		}
-		return okEncoded(grepResultSize(r), func(b []byte) []byte { return appendGrepResult(b, r) }), nil
+		return okEncoded(grepResultSize(&r), func(b []byte) []byte { return appendGrepResult(b, &r) }), nil
 	})
 }
 

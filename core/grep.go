@@ -66,6 +66,10 @@ type GrepOptions struct {
 	// hot file cannot use the whole MaxCount (pi-natives 18.2). The count
 	// and filesWithMatches modes ignore it.
 	MaxCountPerFile *int
+	// Grouped (ours, for encoders) leaves a content-mode result's Matches
+	// empty and keeps its matches by file, read with EachMatch: a large
+	// result is then not copied into one slice of GrepMatch.
+	Grouped bool
 	Cancel
 }
 
@@ -95,6 +99,31 @@ type GrepResult struct {
 	FilesSearched    int
 	// LimitReached is true when MaxCount stopped the output.
 	LimitReached bool
+
+	groups []fileResult // the matches of a Grouped call, by file in order
+}
+
+// EachMatch calls fn with every match of r in order, stopping at fn's
+// first error: Matches, then (for a Grouped call) the matches by file. The
+// GrepMatch is only valid during the call.
+func (r *GrepResult) EachMatch(fn func(*GrepMatch) error) error {
+	for i := range r.Matches {
+		if err := fn(&r.Matches[i]); err != nil {
+			return err
+		}
+	}
+	var m GrepMatch
+	for _, g := range r.groups {
+		for i := range g.matches {
+			sm := &g.matches[i]
+			m = GrepMatch{Path: g.path, LineNumber: sm.LineNumber, Line: sm.Line,
+				ContextBefore: sm.ContextBefore, ContextAfter: sm.ContextAfter, Truncated: sm.Truncated}
+			if err := fn(&m); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }
 
 // maxFileSize is the size above which files are skipped, uncounted.
@@ -233,10 +262,8 @@ func Grep(o GrepOptions, onMatch func(GrepMatch) error) (res GrepResult, err err
 	}
 	res = g.shape()
 	if onMatch != nil {
-		for _, m := range res.Matches {
-			if err := onMatch(m); err != nil {
-				return GrepResult{}, asError(err)
-			}
+		if err := res.EachMatch(func(m *GrepMatch) error { return onMatch(*m) }); err != nil {
+			return GrepResult{}, asError(err)
 		}
 	}
 	return res, nil
@@ -602,6 +629,28 @@ func (g *grepper) shape() GrepResult {
 		}
 		res.LimitReached = limit >= 0 && consumed >= limit
 	default:
+		if g.o.Grouped {
+			// The files' matches as they are, cut to offset and limit.
+			kept := 0
+			for _, r := range g.results {
+				res.TotalMatches += r.count
+				ms := r.matches
+				if offset > 0 {
+					k := min(offset, len(ms))
+					ms, offset = ms[k:], offset-k
+				}
+				if limit >= 0 {
+					ms = ms[:min(len(ms), max(0, limit-kept))]
+				}
+				if len(ms) > 0 {
+					res.groups = append(res.groups, fileResult{path: r.path, matches: ms})
+					kept += len(ms)
+				}
+			}
+			res.LimitReached = limit >= 0 && kept >= limit
+			g.hotLimit(&res)
+			break
+		}
 		// One allocation for every match returned (the slice grown by
 		// append copied and zeroed the large GrepMatch many times over).
 		n := 0
@@ -629,18 +678,24 @@ func (g *grepper) shape() GrepResult {
 			}
 		}
 		res.LimitReached = limit >= 0 && len(res.Matches) >= limit
-		if g.hotCap > 0 {
-			// As 18.2.3, which streams: a file whose matches reached the
-			// per-file cap sets limitReached unless the offset skipped past
-			// its last kept match (all of it and the ones after).
-			kept, off := 0, deref(g.o.Offset)
-			for _, r := range g.results {
-				kept += len(r.matches)
-				if len(r.matches) >= g.hotCap && off <= kept {
-					res.LimitReached = true
-				}
-			}
-		}
+		g.hotLimit(&res)
 	}
 	return res
+}
+
+// hotLimit sets res.LimitReached for a file that reached the per-file cap.
+func (g *grepper) hotLimit(res *GrepResult) {
+	if g.hotCap <= 0 {
+		return
+	}
+	// As 18.2.3, which streams: a file whose matches reached the per-file
+	// cap sets limitReached unless the offset skipped past its last kept
+	// match (all of it and the ones after).
+	kept, off := 0, deref(g.o.Offset)
+	for _, r := range g.results {
+		kept += len(r.matches)
+		if len(r.matches) >= g.hotCap && off <= kept {
+			res.LimitReached = true
+		}
+	}
 }
