@@ -4,6 +4,9 @@
 // Environment:
 //   FSCACHE_NODE_ADDON    the addon to test (make sets it to build/fscache.node)
 //   FSCACHE_MEM_CALLS     calls in the memory-growth test (default 20000)
+//   FSCACHE_MEM_SLACK_MB  MB of growth allowed on top of the test's 40 MB bound (default 0);
+//                         the sanitizer run sets it to ASan's quarantine cap, memory that is
+//                         freed but held back on purpose
 //   FSCACHE_TEST_IMPL     a path to another implementation to run the suite
 //                         against, e.g. pi-natives' .node file: checks that the
 //                         expectations here are the reference's. Tests of
@@ -687,6 +690,7 @@ describe("resources", () => {
     const after = process.memoryUsage().rss;
     const growthMB = (after - before) / 1048576;
     console.log(`    rss ${Math.round(before / 1048576)} MB -> ${Math.round(after / 1048576)} MB over ${CALLS} calls (${growthMB.toFixed(1)} MB)`);
-    assert.ok(growthMB < 40, `RSS grew by ${growthMB.toFixed(1)} MB over ${CALLS} calls`);
+    const bound = 40 + Number(process.env.FSCACHE_MEM_SLACK_MB || 0);
+    assert.ok(growthMB < bound, `RSS grew by ${growthMB.toFixed(1)} MB over ${CALLS} calls (bound ${bound} MB)`);
   }, { timeout: 300_000, skip: !ours });
 });
