@@ -106,3 +106,36 @@ func BenchmarkNegativeLookBehind(b *testing.B) {
 func BenchmarkBackreference(b *testing.B) {
 	benchSearch(b, Options{Pattern: `\b(\w+) \1\b`}, true)
 }
+
+// benchRepeated searches 4 MB of one line repeated: prefilter candidates on
+// every line, dense enough to test when the search should leave the
+// prefilter for the automaton (denseGap).
+func benchRepeated(b *testing.B, line, pattern string) {
+	data := bytes.Repeat([]byte(line), 4<<20/len(line))
+	m, err := Compile(Options{Pattern: pattern})
+	if err != nil {
+		b.Fatal(err)
+	}
+	var dst []Match
+	b.SetBytes(int64(len(data)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for range b.N {
+		dst, _, _ = m.Search(data, -1, true, dst[:0], nil)
+	}
+}
+
+// Candidate lines that fail the other required literal ('('), as in a
+// table of constants.
+func BenchmarkDenseNoParen(b *testing.B) { benchRepeated(b, "\tAF_INET = 0x2\n", `\w+_\w+\(`) }
+
+// The same with longer lines.
+func BenchmarkDenseLong(b *testing.B) {
+	benchRepeated(b, "\tAF_INET = 0x2 some longer comment text here for the line\n", `\w+_\w+\(`)
+}
+
+// Lines of 4 bytes, every one a candidate: the automaton is cheaper.
+func BenchmarkDenseShort(b *testing.B) { benchRepeated(b, "a_b\n", `\w+_\w+\(`) }
+
+// Every line matches.
+func BenchmarkDenseMatch(b *testing.B) { benchRepeated(b, "\tx := f_g(1)\n", `\w+_\w+\(`) }
