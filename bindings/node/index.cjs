@@ -373,7 +373,26 @@ function fuzzyFind(options) {
 function grep(options, onMatch) {
   const shaped = shapeOptions("grep", "GrepOptions", options);
   const cb = checkOnMatch("grep", onMatch);
-  return run(shaped, (json, token) => native.grep(json, cb, token));
+  return run(shaped, (json, token) => native.grep(json, cb, token)).then(sharePaths);
+}
+
+/*
+ * JSON.parse gives every match its own copy of its file's path. Pointing the
+ * matches of one file at one copy, right after the parse, leaves the other
+ * copies to die young instead of being copied by the scavenges that promote
+ * the result to the old generation. Strings are values, so nothing else can
+ * tell. Grep over Go's src with `\w+_\w+\(` (35,873 matches in 1,273 files,
+ * back-to-back calls): median 167/169 -> 160/155 ms, p75 194 -> 163 ms.
+ */
+function sharePaths(result) {
+  const matches = result.matches;
+  let last = null;
+  for (let i = 0; i < matches.length; i++) {
+    const m = matches[i];
+    if (m.path === last) m.path = last;
+    else last = m.path;
+  }
+  return result;
 }
 
 /** One walk of a workspace: entries up to maxDepth plus AGENTS.md files (pi-natives 18.2). */
