@@ -125,11 +125,14 @@ func benchRepeated(b *testing.B, line, pattern string) {
 	}
 }
 
-// Candidate lines that fail the other required literal ('('), as in a
-// table of constants.
+// Candidate lines of 15 bytes that fail the other required literal ('('),
+// as in a table of constants: under denseGap, the automaton takes over.
 func BenchmarkDenseNoParen(b *testing.B) { benchRepeated(b, "\tAF_INET = 0x2\n", `\w+_\w+\(`) }
 
-// The same with longer lines.
+// The same with lines of 27 bytes: over denseGap, the prefilter stays.
+func BenchmarkDenseMid(b *testing.B) { benchRepeated(b, "\tAF_INET = 0x2 // comment x\n", `\w+_\w+\(`) }
+
+// The same with lines of 58 bytes.
 func BenchmarkDenseLong(b *testing.B) {
 	benchRepeated(b, "\tAF_INET = 0x2 some longer comment text here for the line\n", `\w+_\w+\(`)
 }

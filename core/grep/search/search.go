@@ -16,10 +16,12 @@ const pollEvery = 1 << 16
 // then the required-literal checks and the automaton on that line only, so
 // the prefilter keeps paying off with candidates far denser than one per 64
 // bytes: the automaton also stops at every line it cannot match in. On
-// repeated lines of the regex `\w+_\w+\(` (BenchmarkDense*), a gap of 16
-// against 64 reads lines of 58 bytes at 2.4 GB/s instead of 0.49, lines of
-// 15 at 0.50 instead of 0.45, and lines of 4 bytes still switch (0.50; never
-// switching: 0.20). Grep over Go's src with that regex: 98 -> 90 ms.
+// repeated lines that all hold the prefilter's byte, for the regex
+// `\w+_\w+\(` (BenchmarkDense*), a gap of 16 against 64 reads lines of 58
+// bytes at 2.4 GB/s instead of 0.49, of 27 bytes at 1.2 instead of 0.49, of
+// 19 bytes at 0.69 instead of 0.49; lines of 15 bytes or fewer switch with
+// either (about 0.45-0.50 GB/s; on lines of 4 bytes the prefilter alone
+// would read 0.20). Grep over Go's src with that regex: 98 -> 90 ms.
 const denseGap = 16
 
 // lineIter yields the matching lines of a buffer in order.
