@@ -112,12 +112,10 @@ func (r *GrepResult) EachMatch(fn func(*GrepMatch) error) error {
 			return err
 		}
 	}
-	var m GrepMatch
+	var m GrepMatch // one for the whole walk: fn may keep it only during the call
 	for _, g := range r.groups {
 		for i := range g.matches {
-			sm := &g.matches[i]
-			m = GrepMatch{Path: g.path, LineNumber: sm.LineNumber, Line: sm.Line,
-				ContextBefore: sm.ContextBefore, ContextAfter: sm.ContextAfter, Truncated: sm.Truncated}
+			m = grepMatch(g.path, &g.matches[i])
 			if err := fn(&m); err != nil {
 				return err
 			}
@@ -629,73 +627,52 @@ func (g *grepper) shape() GrepResult {
 		}
 		res.LimitReached = limit >= 0 && consumed >= limit
 	default:
-		if g.o.Grouped {
-			// The files' matches as they are, cut to offset and limit.
-			kept := 0
-			for _, r := range g.results {
-				res.TotalMatches += r.count
-				ms := r.matches
-				if offset > 0 {
-					k := min(offset, len(ms))
-					ms, offset = ms[k:], offset-k
-				}
-				if limit >= 0 {
-					ms = ms[:min(len(ms), max(0, limit-kept))]
-				}
-				if len(ms) > 0 {
-					res.groups = append(res.groups, fileResult{path: r.path, matches: ms})
-					kept += len(ms)
-				}
-			}
-			res.LimitReached = limit >= 0 && kept >= limit
-			g.hotLimit(&res)
-			break
-		}
-		// One allocation for every match returned (the slice grown by
-		// append copied and zeroed the large GrepMatch many times over).
-		n := 0
-		for _, r := range g.results {
-			n += len(r.matches)
-		}
-		n = max(0, n-offset)
-		if limit >= 0 {
-			n = min(n, limit)
-		}
-		res.Matches = make([]GrepMatch, 0, n)
+		// The files' matches as they are, cut to offset and limit.
+		kept := 0
 		for _, r := range g.results {
 			res.TotalMatches += r.count
-			for _, m := range r.matches {
-				if limit >= 0 && len(res.Matches) >= limit {
-					break
-				}
-				if offset > 0 {
-					offset--
-					continue
-				}
-				res.Matches = append(res.Matches, GrepMatch{Path: r.path, LineNumber: m.LineNumber,
-					Line: m.Line, ContextBefore: m.ContextBefore, ContextAfter: m.ContextAfter,
-					Truncated: m.Truncated})
+			ms := r.matches
+			if offset > 0 {
+				k := min(offset, len(ms))
+				ms, offset = ms[k:], offset-k
+			}
+			if limit >= 0 {
+				ms = ms[:min(len(ms), max(0, limit-kept))]
+			}
+			if len(ms) > 0 {
+				res.groups = append(res.groups, fileResult{path: r.path, matches: ms})
+				kept += len(ms)
 			}
 		}
-		res.LimitReached = limit >= 0 && len(res.Matches) >= limit
-		g.hotLimit(&res)
+		res.LimitReached = limit >= 0 && kept >= limit
+		if g.hotCap > 0 {
+			// As 18.2.3, which streams: a file whose matches reached the
+			// per-file cap sets limitReached unless the offset skipped past
+			// its last kept match (all of it and the ones after).
+			seen, off := 0, deref(g.o.Offset)
+			for _, r := range g.results {
+				seen += len(r.matches)
+				if len(r.matches) >= g.hotCap && off <= seen {
+					res.LimitReached = true
+				}
+			}
+		}
+		if !g.o.Grouped {
+			// One allocation for every match returned.
+			res.Matches = make([]GrepMatch, 0, kept)
+			for _, gr := range res.groups {
+				for i := range gr.matches {
+					res.Matches = append(res.Matches, grepMatch(gr.path, &gr.matches[i]))
+				}
+			}
+			res.groups = nil
+		}
 	}
 	return res
 }
 
-// hotLimit sets res.LimitReached for a file that reached the per-file cap.
-func (g *grepper) hotLimit(res *GrepResult) {
-	if g.hotCap <= 0 {
-		return
-	}
-	// As 18.2.3, which streams: a file whose matches reached the per-file
-	// cap sets limitReached unless the offset skipped past its last kept
-	// match (all of it and the ones after).
-	kept, off := 0, deref(g.o.Offset)
-	for _, r := range g.results {
-		kept += len(r.matches)
-		if len(r.matches) >= g.hotCap && off <= kept {
-			res.LimitReached = true
-		}
-	}
+// grepMatch is the GrepMatch of the engine's match m in the file at path.
+func grepMatch(path string, m *search.Match) GrepMatch {
+	return GrepMatch{Path: path, LineNumber: m.LineNumber, Line: m.Line,
+		ContextBefore: m.ContextBefore, ContextAfter: m.ContextAfter, Truncated: m.Truncated}
 }
