@@ -50,14 +50,14 @@ check-version:
 
 # ------------------------------------------------------------ other systems
 
-# The core is pure Go and vets everywhere; capi needs cgo, so it is vetted
+# The engines and the Go API are pure Go and vets everywhere; capi needs cgo, so it is vetted
 # for Windows with mingw-w64's compiler. There is no macOS C toolchain here:
 # capi is vetted for darwin on the release workflow's macOS runners.
 vet-cross:
 	$(ENSURE_DEBS) gcc-mingw-w64-x86-64
-	GOOS=darwin GOARCH=arm64 CGO_ENABLED=0 $(GO) vet ./core/...
-	GOOS=darwin GOARCH=amd64 CGO_ENABLED=0 $(GO) vet ./core/...
-	GOOS=windows GOARCH=amd64 CGO_ENABLED=1 CC=$(WIN_CC) $(GO) vet ./core/... ./capi
+	GOOS=darwin GOARCH=arm64 CGO_ENABLED=0 $(GO) vet ./internal/... .
+	GOOS=darwin GOARCH=amd64 CGO_ENABLED=0 $(GO) vet ./internal/... .
+	GOOS=windows GOARCH=amd64 CGO_ENABLED=1 CC=$(WIN_CC) $(GO) vet ./internal/... . ./capi
 
 # ------------------------------------------------------------------- arm64
 
