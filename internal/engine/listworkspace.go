@@ -134,8 +134,15 @@ func ListWorkspace(o ListWorkspaceOptions) (res ListWorkspaceResult, err error) 
 		err = walk.Walk(wo, func(e walk.Entry) error {
 			d := strings.Count(e.Path, "/") + 1
 			isDir := e.Type == Dir
-			if isDir && workspaceSkipped[pathBase(e.Path)] {
+			base := pathBase(e.Path)
+			if isDir && workspaceSkipped[base] {
 				return walk.ErrSkipDir // dropped with its subtree, whatever the options
+			}
+			if base == workspaceDropped {
+				if isDir {
+					return walk.ErrSkipDir
+				}
+				return nil
 			}
 			if o.CollectAgentsMd && !isDir && pathBase(e.Path) == AgentsMdName {
 				return nil // reported by agentsIn of its directory
@@ -185,6 +192,14 @@ var workspaceSkipped = map[string]bool{
 	".next": true, "build": true, "target": true, ".venv": true, ".cache": true,
 	".turbo": true, ".parcel-cache": true, "dist": true, "coverage": true,
 }
+
+// workspaceDropped is the one name both references drop from a workspace
+// listing whatever its kind: a file of that name is no entry, a directory
+// is pruned with its subtree (AGENTS.md files in it are not collected).
+// 18.2.3 drops no other name this way (checked over the usual
+// operating-system and editor litter: Thumbs.db, desktop.ini, ._*, .idea,
+// __pycache__, ...).
+const workspaceDropped = ".DS_Store"
 
 func pathBase(p string) string { return p[strings.LastIndexByte(p, '/')+1:] }
 

@@ -140,3 +140,44 @@ func TestListWorkspaceCancel(t *testing.T) {
 		t.Fatalf("missing root before timeout: got %v", err)
 	}
 }
+
+// TestListWorkspaceDropsDSStore: as both references do, no entry is named
+// .DS_Store, a file of that name or a directory (pruned with what it
+// holds, AGENTS.md included), while names that merely contain it stay.
+// The reproduction gives [".hidden","a.txt","sub"] in both.
+func TestListWorkspaceDropsDSStore(t *testing.T) {
+	root := t.TempDir()
+	for _, f := range []string{".DS_Store", ".hidden", "a.txt", "sub/.DS_Store"} {
+		p := filepath.Join(root, f)
+		mustDo(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		mustDo(t, os.WriteFile(p, []byte("x\n"), 0o644))
+	}
+	r, err := ListWorkspace(ListWorkspaceOptions{Path: root, MaxDepth: 2, Hidden: true, Gitignore: Bool(false)})
+	mustDo(t, err)
+	if got, want := workspacePaths(r), []string{".hidden", "a.txt", "sub"}; !reflect.DeepEqual(got, want) {
+		t.Fatalf("entries %q, want %q", got, want)
+	}
+
+	for _, f := range []string{"d/.DS_Store/AGENTS.md", "d/.DS_Store/inner/x.txt", "d/AGENTS.md", "d/x.DS_Store", "d/.DS_Store.bak"} {
+		p := filepath.Join(root, f)
+		mustDo(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		mustDo(t, os.WriteFile(p, []byte("x\n"), 0o644))
+	}
+	r, err = ListWorkspace(ListWorkspaceOptions{Path: root, MaxDepth: 5, Hidden: true, Gitignore: Bool(false), CollectAgentsMd: true})
+	mustDo(t, err)
+	want := []string{".hidden", "a.txt", "d", "d/.DS_Store.bak", "d/AGENTS.md", "d/x.DS_Store", "sub"}
+	if got := workspacePaths(r); !reflect.DeepEqual(got, want) {
+		t.Fatalf("entries %q, want %q", got, want)
+	}
+	if want := []string{"d/AGENTS.md"}; !reflect.DeepEqual(r.AgentsMdFiles, want) {
+		t.Fatalf("agentsMdFiles %q, want %q", r.AgentsMdFiles, want)
+	}
+}
+
+func workspacePaths(r ListWorkspaceResult) []string {
+	var out []string
+	for _, e := range r.Entries {
+		out = append(out, e.Path)
+	}
+	return out
+}
