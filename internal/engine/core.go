@@ -188,10 +188,28 @@ func scan(key scancache.Key, useCache bool, tok *cancel.Token, obs ...scancache.
 	return s, 0, err
 }
 
-// recheck reports whether an empty cached result is old enough to deserve
-// one forced rescan.
-func recheck(useCache bool, age time.Duration) bool {
-	return useCache && age > 0 && age >= scanCache().Policy().EmptyRecheck
+// scanUse runs use over the scan for key (see scan) and returns the
+// snapshot, use's result and whether the snapshot came from the cache.
+// When use finds nothing (empty) in a cached scan at least
+// Policy.EmptyRecheck old, the key is scanned afresh once (the scan is
+// stored, and obs sees it as it did the first) and use runs again on it:
+// the reference's guard against a cached scan older than the files the call
+// looks for. It is the one place where an operation reads the cache.
+func scanUse[T any](key scancache.Key, useCache bool, tok *cancel.Token, obs []scancache.Observer,
+	use func(*scancache.Snapshot) (res T, empty bool, err error)) (*scancache.Snapshot, T, bool, error) {
+	var res T
+	snap, age, err := scan(key, useCache, tok, obs...)
+	if err != nil {
+		return nil, res, false, err
+	}
+	res, empty, err := use(snap)
+	if err == nil && empty && useCache && age > 0 && age >= scanCache().Policy().EmptyRecheck {
+		age = 0
+		if snap, err = scanCache().Rescan(key, true, tok, obs...); err == nil {
+			res, _, err = use(snap)
+		}
+	}
+	return snap, res, age > 0, err
 }
 
 // CacheStats describes the process-wide scan cache: entries, watches,

@@ -61,19 +61,18 @@ func FuzzyFind(o FuzzyFindOptions) (res FuzzyFindResult, err error) {
 	}
 	key := scancache.Key{Root: root, Hidden: o.Hidden, Gitignore: orTrue(o.Gitignore),
 		SkipNodeModules: true, FollowLinks: true}
-	snap, age, err := scan(key, o.Cache, tok)
+	type scored struct {
+		best  []FuzzyFindMatch
+		total int
+	}
+	_, sc, _, err := scanUse(key, o.Cache, tok, nil, func(s *scancache.Snapshot) (scored, bool, error) {
+		best, total, err := score(q, s, o.Cache, limit, tok)
+		return scored{best, total}, total == 0 && !q.Empty(), err
+	})
 	if err != nil {
 		return res, asError(err)
 	}
-	best, total, err := score(q, snap, o.Cache, limit, tok)
-	if err == nil && total == 0 && !q.Empty() && recheck(o.Cache, age) {
-		if snap, err = scanCache().Rescan(key, true, tok); err == nil {
-			best, total, err = score(q, snap, o.Cache, limit, tok)
-		}
-	}
-	if err != nil {
-		return res, asError(err)
-	}
+	best, total := sc.best, sc.total
 	slices.SortFunc(best, func(a, b FuzzyFindMatch) int {
 		if better(&a, &b) {
 			return -1

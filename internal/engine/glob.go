@@ -147,20 +147,18 @@ func GlobSelect(o GlobOptions, onMatch func(GlobMatch) error) (sel GlobSelection
 		}
 		return g.filter(entries)
 	}
-	snap, age, err := scan(key, o.Cache, tok, obs...)
+	type picked struct {
+		idx     []int32
+		retyped map[int32]FileType
+	}
+	snap, pick, hit, err := scanUse(key, o.Cache, tok, obs, func(s *scancache.Snapshot) (picked, bool, error) {
+		idx, retyped, err := filter(s.Entries)
+		return picked{idx, retyped}, len(idx) == 0, err
+	})
 	if err != nil {
 		return sel, asError(err)
 	}
-	idx, retyped, err := filter(snap.Entries)
-	if err == nil && len(idx) == 0 && recheck(o.Cache, age) {
-		age = 0
-		if snap, err = scanCache().Rescan(key, true, tok, obs...); err == nil {
-			idx, retyped, err = filter(snap.Entries)
-		}
-	}
-	if err != nil {
-		return sel, asError(err)
-	}
+	idx, retyped := pick.idx, pick.retyped
 	if o.SortByMtime {
 		es := snap.Entries
 		// Newest first; equal times keep path order (the index order).
@@ -174,7 +172,7 @@ func GlobSelect(o GlobOptions, onMatch func(GlobMatch) error) (sel GlobSelection
 			idx = idx[:*o.MaxResults]
 		}
 	}
-	return GlobSelection{Snapshot: snap, Hit: age > 0, Index: idx, Retyped: retyped}, nil
+	return GlobSelection{Snapshot: snap, Hit: hit, Index: idx, Retyped: retyped}, nil
 }
 
 func cmpDesc(a, b int64) int {

@@ -299,16 +299,10 @@ func (g *grepper) searchDir(abs string) error {
 		}
 		return g.searchAll(root, files)
 	}
-	snap, age, err := scanCache().Get(key, g.tok)
-	if err != nil {
-		return err
-	}
-	files, err := g.candidates(snap.Entries)
-	if err == nil && len(files) == 0 && recheck(true, age) {
-		if snap, err = scanCache().Rescan(key, true, g.tok); err == nil {
-			files, err = g.candidates(snap.Entries)
-		}
-	}
+	_, files, _, err := scanUse(key, true, g.tok, nil, func(s *scancache.Snapshot) ([]*walk.Entry, bool, error) {
+		files, err := g.candidates(s.Entries)
+		return files, len(files) == 0, err
+	})
 	if err != nil {
 		return err
 	}
