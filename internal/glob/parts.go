@@ -46,6 +46,14 @@ func CompileParts(s string, syn Syntax) ([]Part, error) {
 	if err != nil {
 		return nil, err
 	}
+	if syn.MaxStates == 0 {
+		// "**" that is not recursive and runs of '*' ("*".repeat(100000)
+		// answers as "*") would give an automaton whose every state is live
+		// at every byte. A bounded syntax (gitignore lines) measures the
+		// pattern as written instead: its bound skips a line over it
+		// (docs/compat.md), and collapsing would change which lines it skips.
+		toks = collapseStars(toks)
+	}
 	variants := expand(toks)
 	if variants == nil {
 		variants = [][]token{toks}
@@ -323,4 +331,25 @@ func (r *Part) Match(rel string, slash bool, name string) bool {
 		return r.prog.matchParts(rel, "/", name)
 	}
 	return false
+}
+
+// collapseStars replaces every run of consecutive '*' tokens, in toks and
+// in its alternatives, by one: [^/]*[^/]* is [^/]*.
+func collapseStars(toks []token) []token {
+	out := toks[:0:0]
+	for i := range toks {
+		t := toks[i]
+		switch {
+		case t.kind == tStar && len(out) > 0 && out[len(out)-1].kind == tStar:
+			continue
+		case t.kind == tAlt:
+			alts := make([][]token, len(t.alts))
+			for j, br := range t.alts {
+				alts[j] = collapseStars(br)
+			}
+			t.alts = alts
+		}
+		out = append(out, t)
+	}
+	return out
 }
