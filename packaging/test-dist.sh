@@ -7,12 +7,23 @@
 #   1. linux-x64: as `fscache` and as `@oh-my-pi/pi-natives` (npm alias of
 #      the same tarball), in Node and in Bun; agent code written against
 #      @oh-my-pi/pi-natives type-checks;
-#   2. linux-arm64: the same script under qemu with an arm64 Node;
-#   3. the C SDK: a program built with nothing but
+#   2. the overlay (fscache-pi-natives) installed as @oh-my-pi/pi-natives
+#      with the real pi-natives from the npm registry, once per
+#      packaging/overlay/agent-imports-*.json (an agent version and the
+#      pi-natives it ships with): in Bun, every name that agent imports
+#      resolves, ours are fscache's and the rest the real ones, a glob and a
+#      pi-natives function run; in Node it fails as pi-natives itself does;
+#      tsc resolves every name, types included, through its .d.ts;
+#   3. linux-arm64: the same script under qemu with an arm64 Node;
+#   4. the C SDK: a program built with nothing but
 #      `cc example.c $(pkg-config --cflags --libs fscache)`, from the
 #      archive and from `make install`-style PREFIX, then uninstalled.
+#
+# npm's downloads (pi-natives is 90-150 MB a version) are cached in
+# $FSCACHE_CACHE/npm.
 set -euo pipefail
 dist=$(realpath "$1") version=$2 bun=$3 armnode=$4 qemu=$(command -v "$5") sysroot=$6
+cache=${FSCACHE_CACHE:-$HOME/.cache/fscache}
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/fscache-dist.XXXXXX")
@@ -28,7 +39,7 @@ mkdir -p "$bin"
 ln -s "$(realpath "$(command -v node)")" "$bin/node"
 ln -s "$(realpath "$(command -v npm)")" "$bin/npm"
 ln -s "$(realpath "$bun")" "$bin/bun"
-run() { env -i HOME="$HOME" TMPDIR="${TMPDIR:-/tmp}" PATH="$bin" "$@"; }
+run() { env -i HOME="$HOME" TMPDIR="${TMPDIR:-/tmp}" PATH="$bin" npm_config_cache="$cache/npm" "$@"; }
 for tool in go cc gcc; do
 	if run sh -c "command -v $tool" >/dev/null 2>&1; then echo "test-dist: $tool is on the test PATH" >&2; exit 1; fi
 done
@@ -79,6 +90,45 @@ cat >"$tmp/x64/tsconfig.json" <<EOF
 EOF
 (cd "$tmp/x64" && run node "$top/bindings/node/node_modules/typescript/bin/tsc" -p tsconfig.json)
 echo "typecheck ok"
+
+echo "== the overlay as @oh-my-pi/pi-natives, over the real pi-natives, for the agent's imports"
+overlay_tgz=$dist/fscache-pi-natives-$version.tgz
+for list in "$here"/overlay/agent-imports-*.json; do
+	pin=$(node -p "require('$list').piNatives")
+	dir=$tmp/overlay-$pin
+	mkdir -p "$dir"
+	cat >"$dir/package.json" <<-EOF
+	{
+	  "name": "fscache-overlay-test",
+	  "private": true,
+	  "type": "module",
+	  "dependencies": {
+	    "@oh-my-pi/pi-natives": "file:$overlay_tgz",
+	    "@oh-my-pi/pi-natives-real": "npm:@oh-my-pi/pi-natives@$pin"
+	  },
+	  "overrides": {
+	    "fscache": "file:$main_tgz",
+	    "fscache-linux-x64-gnu": "file:$x64_tgz"
+	  }
+	}
+	EOF
+	cp "$here/overlay/smoke.mjs" "$dir/"
+	(cd "$dir" && run npm install --no-audit --no-fund --loglevel=error)
+	test "$(node -p "require('$dir/node_modules/@oh-my-pi/pi-natives-real/package.json').version")" = "$pin"
+	(cd "$dir" && run bun smoke.mjs "$list" && run node smoke.mjs "$list")
+	(cd "$dir" && run node smoke.mjs "$list" --emit-ts agent.ts)
+	cat >"$dir/tsconfig.json" <<-EOF
+	{
+	  "compilerOptions": {
+	    "target": "ES2022", "module": "NodeNext", "moduleResolution": "NodeNext", "strict": true,
+	    "noEmit": true, "skipLibCheck": true, "types": []
+	  },
+	  "files": ["agent.ts"]
+	}
+	EOF
+	(cd "$dir" && run node "$top/bindings/node/node_modules/typescript/bin/tsc" -p tsconfig.json)
+	echo "overlay typecheck ok: pi-natives $pin"
+done
 
 echo "== linux-arm64: the arm64 package under qemu with an arm64 Node"
 project "$tmp/arm64" "$arm_tgz" --os=linux --cpu=arm64 --libc=glibc
