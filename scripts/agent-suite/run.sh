@@ -10,18 +10,19 @@
 # Steps (each done once; delete WORKDIR/<step> to redo it):
 #   src/            the tree of REV (export.mjs), then `bun install --ignore-scripts`
 #                   and the generated sources tests import (gen:tool-views)
-#   side-real/      npm install of @oh-my-pi/pi-natives@<the version of REV's
-#                   packages/natives>, the published package with its addon
+#   published/      npm install of @oh-my-pi/pi-natives@<the version of REV's
+#                   packages/natives>: its linux-x64 addon is copied into
+#                   src/packages/natives/native/, which has none
 #   side-overlay/   npm install of dist/fscache-pi-natives-*.tgz as
-#                   @oh-my-pi/pi-natives, over the same real version
+#                   @oh-my-pi/pi-natives, its @oh-my-pi/pi-natives-real then
+#                   pointed at src/packages/natives
 #   tests.txt       the test files that exercise glob, fuzzyFind, grep,
 #                   invalidateFsScanCache, listWorkspace (select.mjs)
 #   results/<side>/ one `bun test` per file and side, with a timeout, JUnit report
 # then compare.mjs prints per-file, per-side counts and every differing test.
 #
-# The workspace's own packages/natives has no addon (it is built from Rust),
-# so node_modules/@oh-my-pi/pi-natives is pointed at one side, then the other,
-# and is left pointing at the real side.
+# node_modules/@oh-my-pi/pi-natives is pointed at one side, then the other,
+# and is left pointing at the workspace's packages/natives (the real side).
 #
 # Environment: BUN (default: this repository's bindings/node bun), DIST (the
 # directory of `make dist`, default dist/), TEST_TIMEOUT (seconds per test
@@ -66,7 +67,12 @@ fi
 natives=$(node -p "require('$src/packages/natives/package.json').version")
 echo "run.sh: $rev, pi-natives $natives, bun $("$bun" --version), fscache overlay $version"
 
-# 2. The two sides.
+# 2. The two sides. The tree's packages/natives has the JavaScript of REV but
+# no addon (it is built from Rust): the published addon of the same version
+# is copied into it. Side "real" is that package, as the workspace links it;
+# side "overlay" is the overlay package, its @oh-my-pi/pi-natives-real
+# pointed at that same package. Both sides run REV's own pi-natives JavaScript
+# and the same addon; only glob & co. differ.
 side_install() { # DIR PACKAGE_JSON
 	if [[ ! -f $1/.installed ]]; then
 		rm -rf "$1" && mkdir -p "$1"
@@ -75,20 +81,29 @@ side_install() { # DIR PACKAGE_JSON
 		touch "$1/.installed"
 	fi
 }
-side_install "$work/side-real" "{\"name\":\"side-real\",\"private\":true,\"dependencies\":{\"@oh-my-pi/pi-natives\":\"$natives\"}}"
+side_install "$work/published" "{\"name\":\"published\",\"private\":true,\"dependencies\":{\"@oh-my-pi/pi-natives\":\"$natives\"}}"
+addons=$(find "$work/published/node_modules/@oh-my-pi" -name 'pi_natives.linux-x64*.node')
+[[ -n $addons ]] || { echo "run.sh: no linux-x64 addon in the published pi-natives $natives" >&2; exit 1; }
+cp $addons "$src/packages/natives/native/"
 side_install "$work/side-overlay" "{\"name\":\"side-overlay\",\"private\":true,
   \"dependencies\":{\"@oh-my-pi/pi-natives\":\"file:$overlay_tgz\",\"@oh-my-pi/pi-natives-real\":\"npm:@oh-my-pi/pi-natives@$natives\"},
   \"overrides\":{\"fscache\":\"file:$dist/fscache-$version.tgz\",\"fscache-linux-x64-gnu\":\"file:$dist/fscache-linux-x64-gnu-$version.tgz\"}}"
+rm -rf "$work/side-overlay/node_modules/@oh-my-pi/pi-natives-real"
+ln -s "$src/packages/natives" "$work/side-overlay/node_modules/@oh-my-pi/pi-natives-real"
 
 link=$src/node_modules/@oh-my-pi/pi-natives
 point_at() { # SIDE
 	rm -rf "$link"
-	ln -s "$work/side-$1/node_modules/@oh-my-pi/pi-natives" "$link"
+	if [[ $1 == real ]]; then
+		ln -s ../../packages/natives "$link"
+	else
+		ln -s "$work/side-overlay/node_modules/@oh-my-pi/pi-natives" "$link"
+	fi
 	# What the agent's packages now load: fscache's glob (cacheStats) or not.
 	local got
-	got=$(cd "$src/packages/coding-agent" && "$bun" -e 'const m = await import("@oh-my-pi/pi-natives"); console.log(typeof m.cacheStats === "function" ? "overlay" : "real", Object.keys(m).length)')
-	echo "run.sh: side $1: @oh-my-pi/pi-natives is $got exports"
-	[[ ${got%% *} == "$1" ]] || { echo "run.sh: expected the $1 side, got $got" >&2; exit 1; }
+	got=$(cd "$src/packages/coding-agent" && "$bun" -e 'const m = await import("@oh-my-pi/pi-natives"); console.log(typeof m.cacheStats === "function" ? "overlay" : "real", Object.keys(m).length, typeof m.visibleWidth === "function" && m.visibleWidth("ab", 8) === 2 ? "addon-ok" : "addon-missing")')
+	echo "run.sh: side $1: @oh-my-pi/pi-natives is $got"
+	[[ $got == "$1 "*" addon-ok" ]] || { echo "run.sh: expected the $1 side with its addon, got $got" >&2; exit 1; }
 }
 
 # 3. The tests.
@@ -111,7 +126,7 @@ for side in $sides; do
 		mkdir -p "$(dirname "$out/$file")"
 		rc=0
 		(cd "$src/$pkg" && HOME=$work/home-$side timeout -k 10 "$timeout_s" "$bun" test "./test/$rel" \
-			--reporter=junit --reporter-outfile="$out/$file.xml") >"$out/$file.log" 2>&1 || rc=$?
+			--reporter=junit --reporter-outfile="$out/$file.xml") </dev/null >"$out/$file.log" 2>&1 || rc=$?
 		if [[ $rc -eq 124 || $rc -eq 137 ]]; then echo timeout >"$out/$file.status"; else echo "rc=$rc" >"$out/$file.status"; fi
 		printf '%-8s %-70s %s\n' "$side" "$file" "$(cat "$out/$file.status")"
 	done <"$tests"
