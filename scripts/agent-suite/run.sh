@@ -9,7 +9,8 @@
 #
 # Steps (each done once; delete WORKDIR/<step> to redo it):
 #   src/            the tree of REV (export.mjs), then `bun install --ignore-scripts`
-#                   and the generated sources tests import (gen:tool-views)
+#                   and the generated sources tests import (gen:tool-views,
+#                   generate-docs-index)
 #   published/      npm install of @oh-my-pi/pi-natives@<the version of REV's
 #                   packages/natives>: its linux-x64 addon is copied into
 #                   src/packages/natives/native/, which has none
@@ -58,10 +59,13 @@ if [[ ! -f $src/.exported ]]; then
 fi
 if [[ ! -f $src/.installed ]]; then
 	(cd "$src" && "$bun" install --ignore-scripts)
-	# Generated sources the tests import (the HTML export's tool views).
-	if grep -q '"gen:tool-views"' "$src/packages/coding-agent/package.json"; then
-		(cd "$src/packages/coding-agent" && "$bun" run gen:tool-views)
-	fi
+	# Generated sources the tests import: the HTML export's tool views (17.x
+	# on), the docs index (14.x; later versions generate it themselves).
+	for script in gen:tool-views generate-docs-index; do
+		if grep -q "\"$script\"" "$src/packages/coding-agent/package.json"; then
+			(cd "$src/packages/coding-agent" && "$bun" run "$script")
+		fi
+	done
 	touch "$src/.installed"
 fi
 natives=$(node -p "require('$src/packages/natives/package.json').version")
