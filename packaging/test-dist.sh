@@ -14,8 +14,11 @@
 #      resolves, ours are fscache's and the rest the real ones, a glob and a
 #      pi-natives function run; in Node it fails as pi-natives itself does;
 #      tsc resolves every name, types included, through its .d.ts;
-#   3. linux-arm64: the same script under qemu with an arm64 Node;
-#   4. the C SDK: a program built with nothing but
+#   3. the overlay's command (fscache-pi-natives install/uninstall) under a
+#      stand-in for an installed agent: the agent loads the overlay, then the
+#      real pi-natives again;
+#   4. linux-arm64: the same script under qemu with an arm64 Node;
+#   5. the C SDK: a program built with nothing but
 #      `cc example.c $(pkg-config --cflags --libs fscache)`, from the
 #      archive and from `make install`-style PREFIX, then uninstalled.
 #
@@ -129,6 +132,47 @@ for list in "$here"/overlay/agent-imports-*.json; do
 	(cd "$dir" && run node "$top/bindings/node/node_modules/typescript/bin/tsc" -p tsconfig.json)
 	echo "overlay typecheck ok: pi-natives $pin"
 done
+
+echo "== fscache-pi-natives install/uninstall: the overlay put under an installed agent and taken away"
+# A stand-in for an installed @oh-my-pi/pi-coding-agent: a package of that
+# name depending on the real pi-natives, installed (copied) into a project as
+# npm -g would.
+stub=$tmp/agent-stub
+mkdir -p "$stub" "$tmp/agent-global/cli"
+pin=$(node -p "require('$(ls "$here"/overlay/agent-imports-*.json | sort -V | tail -1)').piNatives")
+cat >"$stub/package.json" <<-EOF
+{ "name": "@oh-my-pi/pi-coding-agent", "version": "0.0.0-stub", "type": "module", "main": "index.js",
+  "dependencies": { "@oh-my-pi/pi-natives": "$pin" } }
+EOF
+echo 'export * as natives from "@oh-my-pi/pi-natives";' >"$stub/index.js"
+stub_tgz=$(cd "$stub" && run npm pack --silent --pack-destination "$tmp" | tail -1)
+cat >"$tmp/agent-global/package.json" <<-EOF
+{ "name": "agent-global", "private": true, "dependencies": { "@oh-my-pi/pi-coding-agent": "file:$tmp/$stub_tgz" } }
+EOF
+(cd "$tmp/agent-global" && run npm install --no-audit --no-fund --loglevel=error)
+tar -xzf "$overlay_tgz" -C "$tmp/agent-global/cli"
+cli=$tmp/agent-global/cli/package/cli.mjs
+agent=$tmp/agent-global/node_modules/@oh-my-pi/pi-coding-agent
+check_agent() { # overlay|real: which pi-natives the agent loads; it works either way
+	(cd "$tmp/agent-global" && run bun -e '
+		const { natives } = await import("@oh-my-pi/pi-coding-agent");
+		const side = typeof natives.cacheStats === "function" ? "overlay" : "real";
+		if (side !== process.argv[1]) throw new Error(`the agent loads the ${side} pi-natives, not the ${process.argv[1]}`);
+		if (natives.visibleWidth("héllo", 8) !== 5) throw new Error("visibleWidth");
+		const r = await natives.glob({ pattern: "*.json", path: "." });
+		if (!r.matches.some((m) => m.path === "package.json")) throw new Error("glob");
+		console.log(`the agent loads the ${side} pi-natives: ok`);' "$1")
+}
+check_agent real
+(cd "$tmp/agent-global" && run node "$cli" install --agent "$agent" --from "$dist")
+test -f "$tmp/agent-global/node_modules/@oh-my-pi/pi-natives-real/package.json"
+check_agent overlay
+(cd "$tmp/agent-global" && run node "$cli" status --agent "$agent") | grep -q '^overlay:'
+(cd "$tmp/agent-global" && run node "$cli" uninstall --agent "$agent")
+check_agent real
+test ! -e "$tmp/agent-global/node_modules/@oh-my-pi/pi-natives-real"
+test ! -e "$tmp/agent-global/node_modules/fscache"
+echo "install/uninstall ok"
 
 echo "== linux-arm64: the arm64 package under qemu with an arm64 Node"
 project "$tmp/arm64" "$arm_tgz" --os=linux --cpu=arm64 --libc=glibc
