@@ -13,6 +13,11 @@
 //   bundle     names the published CLI bundle (dist/cli.js, the agent and the
 //              workspace packages bundled into it: pi-tui, pi-utils, ...) imports
 //              by name at run time that are not already in values.
+// The lists kept here: agent 18.2.3, the newest whose pi-natives (and its
+// linux-x64 addon package) the npm registry reachable here has (18.3.4, the
+// `latest`, needs pi-natives 18.3.4, which it has not: the script warns), and
+// 14.9.9, the bottom of the overlay's range.
+//
 // packaging/test-dist.sh, for each agent-imports-*.json here, installs the overlay
 // with the real pi-natives at that file's version, imports every value and
 // bundle name from it and type-checks every name against its .d.ts.
