@@ -1,6 +1,7 @@
 /*
  * fscache.h - the C ABI of fscache: cached filesystem discovery and search
- * (glob, fuzzy find, grep, scan-cache invalidation) for coding agents.
+ * for coding agents: glob, fuzzy find, grep, listWorkspace (pi-natives
+ * 18.2), scan-cache invalidation and statistics.
  *
  * Conventions shared by every function below
  * -------------------------------------------
@@ -10,7 +11,8 @@
  *
  * Options: the `options_json` argument is a JSON object whose fields are the
  *   camelCase fields of the matching TypeScript options interface of
- *   @oh-my-pi/pi-natives (GlobOptions, FuzzyFindOptions, GrepOptions), e.g.
+ *   @oh-my-pi/pi-natives (GlobOptions, FuzzyFindOptions, GrepOptions, and
+ *   18.2's ListWorkspaceOptions), e.g.
  *   {"pattern":"*.go","path":"src","maxResults":10}. `signal` is ignored here:
  *   cancellation goes through the `cancel` argument. The library only reads
  *   `options_json` during the call and keeps no pointer to it; the caller
@@ -21,8 +23,10 @@
  *   fscache_free() (never with free()). It is never NULL. It is one of
  *     {"ok": <result>}
  *     {"error": {"code": "<code>", "message": "<message>"}}
- *   where <result> has the shape of GlobResult / FuzzyFindResult / GrepResult.
- *   Error codes and the start of their messages:
+ *   where <result> has the shape of GlobResult / FuzzyFindResult /
+ *   GrepResult / ListWorkspaceResult.
+ *   Error codes and the start of their messages (fscache_list_workspace's
+ *   first two read "Native directory scan failed for <path>: ..." instead):
  *     path_not_found   "Path not found: <path>"
  *     not_a_directory  "Search path must be a directory: <path>"
  *     invalid_glob     "Invalid glob pattern: <detail>"
@@ -176,9 +180,9 @@ char *fscache_cache_stats(void);
 
 /*
  * Releases a string returned by fscache_glob, fscache_fuzzy_find,
- * fscache_grep, fscache_list_workspace or fscache_cache_stats. NULL is a
- * no-op. Freeing any other pointer, or the same one
- * twice, is undefined behaviour. Any thread may call it. On Linux a large
+ * fscache_grep, fscache_list_workspace, fscache_cache_stats or
+ * fscache_debug_goroutine_stacks. NULL is a no-op. Freeing any other
+ * pointer, or the same one twice, is undefined behaviour. Any thread may call it. On Linux a large
  * result (256 KiB or more) is a mapping of its own, and the library keeps
  * up to 8 freed ones (32 MiB at most) to reuse for later results, already
  * faulted in.

@@ -274,8 +274,10 @@ func deref(p *int) int {
 	return *p
 }
 
-// searchDir searches the directory root: while walking when the cache is
-// off, or over the cached scan's files.
+// searchDir searches the directory root. Its files come from a scan: the
+// cached one with Cache, else one of this call's own (which neither reads
+// nor fills the cache). Either way the files are searched after the scan,
+// by directory runs (searchAll).
 func (g *grepper) searchDir(abs string) error {
 	root := abs
 	if real, err := filepath.EvalSymlinks(abs); err == nil {
@@ -287,8 +289,9 @@ func (g *grepper) searchDir(abs string) error {
 	if !g.o.Cache {
 		// A scan (sorted, so one directory's files are adjacent), then
 		// the files searched by directory runs as for a cached scan:
-		// cheaper than searching each file by its absolute path as the
-		// walk finds it, though the two no longer overlap.
+		// cheaper than searching each file by its absolute path during
+		// the walk (what this did before), though the walk and the
+		// searches no longer overlap.
 		es, err := walk.Scan(key.Options(g.tok))
 		if err != nil {
 			return err
@@ -326,8 +329,9 @@ func (g *grepper) candidate(e *walk.Entry) bool {
 	return g.types.match(e.Path[strings.LastIndexByte(e.Path, '/')+1:])
 }
 
-// candidates returns the scanned entries to search; they point into the
-// cached snapshot, which is never modified.
+// candidates returns the scanned entries to search; they point into
+// entries (a cached snapshot, which is never modified, or the call's own
+// scan).
 func (g *grepper) candidates(entries []walk.Entry) ([]*walk.Entry, error) {
 	var files []*walk.Entry
 	for i := range entries {
@@ -343,12 +347,12 @@ func (g *grepper) candidates(entries []walk.Entry) ([]*walk.Entry, error) {
 	return files, nil
 }
 
-// searchAll searches files with one worker per CPU. Files are opened by
-// their real bytes and reported by their displayed path, as in the walking
-// mode (the reference's cached mode opens the displayed path and so misses
-// files whose names are not UTF-8: docs/compat.md). Workers take runs of
-// files of one directory (the snapshot is sorted, so they are adjacent) and
-// open them relative to the directory.
+// searchAll searches files, cached or not, with numWorkers workers. Files
+// are opened by their real bytes and reported by their displayed path, in
+// both modes (the reference's cached mode opens the displayed path and so
+// misses files whose names are not UTF-8: docs/compat.md). Workers take
+// runs of files of one directory (a scan is sorted, so they are adjacent)
+// and open them relative to the directory.
 func (g *grepper) searchAll(root string, files []*walk.Entry) error {
 	runs := dirRuns(files)
 	workers := min(max(1, numWorkers()), len(runs))
@@ -439,9 +443,9 @@ func (g *grepper) searchRun(root string, files []*walk.Entry, dir string, buf []
 	return buf
 }
 
-// searchFile reads and searches one file; buf is a reusable read buffer,
-// returned (possibly grown) for the next file. Unreadable, special and
-// oversized files are skipped uncounted.
+// searchFile reads and searches one file (the path of a grep that names a
+// file); buf is a reusable read buffer, returned (possibly grown) for the
+// next file. Unreadable, special and oversized files are skipped uncounted.
 func (g *grepper) searchFile(abs, display string, buf []byte) []byte {
 	data, ok := readFile(abs, buf[:0])
 	return g.searchData(data, ok, display, buf)
