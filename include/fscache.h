@@ -17,6 +17,63 @@
  *   cancellation goes through the `cancel` argument. The library only reads
  *   `options_json` during the call and keeps no pointer to it; the caller
  *   keeps ownership.
+ *   The fields, with their JSON type and "required", their default, or "-"
+ *   (absent means what the field's documentation says: the TypeScript
+ *   declarations in bindings/node/index.d.ts, or the Go package's options
+ *   structs). null is the same as absent; other fields are ignored. A
+ *   field given twice, of the wrong type, a negative number, a string
+ *   holding a NUL byte, a fileType other than 1 (file), 2 (dir) or 3
+ *   (symlink) and a mode other than "content", "count" or
+ *   "filesWithMatches" are invalid_options errors. Fractions are truncated
+ *   and larger numbers read as 4294967295 (timeoutMs: 2147483647).
+ *   (schema/options.json holds the same table; capi's tests check this one
+ *   against it.)
+ *   fscache_glob, GlobOptions:
+ *     pattern             string  required
+ *     path                string  required
+ *     fileType            number  -
+ *     recursive           bool    true
+ *     hidden              bool    false
+ *     maxResults          number  -
+ *     gitignore           bool    true
+ *     cache               bool    false
+ *     sortByMtime         bool    false
+ *     includeNodeModules  bool    -
+ *     timeoutMs           number  -
+ *   fscache_fuzzy_find, FuzzyFindOptions:
+ *     query               string  required
+ *     path                string  required
+ *     hidden              bool    false
+ *     gitignore           bool    true
+ *     cache               bool    false
+ *     maxResults          number  100
+ *     timeoutMs           number  -
+ *   fscache_grep, GrepOptions:
+ *     pattern             string  required
+ *     path                string  required
+ *     glob                string  -
+ *     type                string  -
+ *     ignoreCase          bool    false
+ *     multiline           bool    false
+ *     hidden              bool    true
+ *     gitignore           bool    true
+ *     cache               bool    false
+ *     maxCount            number  -
+ *     offset              number  0
+ *     contextBefore       number  -
+ *     contextAfter        number  -
+ *     context             number  0
+ *     maxColumns          number  -
+ *     mode                string  "content"
+ *     maxCountPerFile     number  -
+ *     timeoutMs           number  -
+ *   fscache_list_workspace, ListWorkspaceOptions:
+ *     path                string  required
+ *     maxDepth            number  required
+ *     hidden              bool    false
+ *     gitignore           bool    true
+ *     collectAgentsMd     bool    false
+ *     timeoutMs           number  -
  *
  * Results: every function returning `char *` returns a newly allocated
  *   NUL-terminated JSON document that the CALLER OWNS and must release with
@@ -130,10 +187,7 @@ char *fscache_grep(const char *options_json, fscache_match_fn on_match, void *ct
  * options.collectAgentsMd, the AGENTS.md files of the directories at depth
  * 1..4 (capped at 200, even when an ignore rule names the file, never inside
  * pruned directories).
- * options_json: ListWorkspaceOptions as JSON (borrowed, UTF-8):
- *   {"path": string, "maxDepth": number, "hidden"?: bool (false),
- *    "gitignore"?: bool (true), "collectAgentsMd"?: bool (false),
- *    "timeoutMs"?: number}.
+ * options_json: ListWorkspaceOptions as JSON (borrowed; see "Options").
  * cancel: optional flag (borrowed; read from other threads while the call
  * runs, so it must stay valid until the call returns); a non-zero value
  * ends the call with "Aborted: Signal". timeoutMs ends it with

@@ -30,41 +30,26 @@ const (
 	ModeFilesWithMatches
 )
 
-// GrepOptions are the options of Grep (GrepOptions in pi-natives).
+// GrepOptions are Grep's options, documented field by field on the public
+// fscache.GrepOptions (capi's TestSchema* check both against
+// schema/options.json), but for Grouped.
 type GrepOptions struct {
-	// Pattern is a regular expression in Rust regex syntax.
-	Pattern string
-	// Path is a directory or a single file.
-	Path string
-	// Glob filters relative file paths (compiled like Glob's pattern).
-	Glob string
-	// Type filters by file type ("ts", "py", "rust", an extension, ...).
-	Type string
-	// IgnoreCase folds case (Unicode).
-	IgnoreCase bool
-	// Multiline turns on (?m); matches never span lines.
-	Multiline bool
-	// Hidden searches dot entries (default true).
-	Hidden *bool
-	// Gitignore honours ignore files (default true).
-	Gitignore *bool
-	// Cache takes the candidate files from the shared scan cache.
-	Cache bool
-	// MaxCount caps the reported matches (files in filesWithMatches mode).
-	MaxCount *int
-	// Offset skips that many matches (files in filesWithMatches mode).
-	Offset *int
-	// ContextBefore and ContextAfter, when either is set, replace Context
-	// (content mode only).
-	ContextBefore, ContextAfter, Context *int
-	// MaxColumns truncates longer lines (in bytes) with "...".
-	MaxColumns *int
-	// Mode is the output mode.
-	Mode GrepMode
-	// MaxCountPerFile, in content mode, keeps at most that many matches of
-	// each file (0 reads as 1), each file counted up to one past it, so one
-	// hot file cannot use the whole MaxCount (pi-natives 18.2). The count
-	// and filesWithMatches modes ignore it.
+	Pattern         string
+	Path            string
+	Glob            string
+	Type            string
+	IgnoreCase      bool
+	Multiline       bool
+	Hidden          *bool
+	Gitignore       *bool
+	Cache           bool
+	MaxCount        *int
+	Offset          *int
+	ContextBefore   *int
+	ContextAfter    *int
+	Context         *int
+	MaxColumns      *int
+	Mode            GrepMode
 	MaxCountPerFile *int
 	// Grouped (ours, for encoders) leaves a content-mode result's Matches
 	// empty and keeps its matches by file, read with EachMatch: a large
@@ -77,7 +62,7 @@ type GrepOptions struct {
 type ContextLine = search.ContextLine
 
 // GrepMatch is one matching line, or one file's entry in the count and
-// filesWithMatches modes (LineNumber 0, Line "").
+// filesWithMatches modes (see fscache.GrepMatch).
 type GrepMatch struct {
 	Path          string
 	LineNumber    int
@@ -85,20 +70,16 @@ type GrepMatch struct {
 	ContextBefore []ContextLine
 	ContextAfter  []ContextLine
 	Truncated     bool
-	// MatchCount is set in count mode only.
-	MatchCount *int
+	MatchCount    *int
 }
 
-// GrepResult is the result of Grep.
+// GrepResult is the result of Grep (see fscache.GrepResult).
 type GrepResult struct {
-	Matches []GrepMatch
-	// TotalMatches counts matches over all files (each file counted up to
-	// one past its cap), or files with a match in filesWithMatches mode.
+	Matches          []GrepMatch
 	TotalMatches     int
 	FilesWithMatches int
 	FilesSearched    int
-	// LimitReached is true when MaxCount stopped the output.
-	LimitReached bool
+	LimitReached     bool
 
 	groups []fileResult // the matches of a Grouped call, by file in order
 }
