@@ -75,13 +75,16 @@
  *     collectAgentsMd     bool    false
  *     timeoutMs           number  -
  *
- * Results: every function returning `char *` returns a newly allocated
- *   NUL-terminated JSON document that the CALLER OWNS and must release with
- *   fscache_free() (never with free()). It is never NULL. It is one of
+ * Results: every function returning `char *` (but
+ *   fscache_debug_goroutine_stacks, which returns plain text) returns a newly
+ *   allocated NUL-terminated JSON document that the CALLER OWNS and must
+ *   release with fscache_free() (never with free()). It is NULL only when
+ *   the library could not allocate it. It is one of
  *     {"ok": <result>}
  *     {"error": {"code": "<code>", "message": "<message>"}}
  *   where <result> has the shape of GlobResult / FuzzyFindResult /
- *   GrepResult / ListWorkspaceResult.
+ *   GrepResult / ListWorkspaceResult (and CacheStats for
+ *   fscache_cache_stats, which never fails).
  *   Error codes and the start of their messages (fscache_list_workspace's
  *   first two read "Native directory scan failed for <path>: ..." instead):
  *     path_not_found   "Path not found: <path>"
@@ -91,9 +94,41 @@
  *     timeout          "Aborted: Timeout"
  *     aborted          "Aborted: Signal"
  *     invalid_options  names the offending field (malformed JSON, wrong type,
- *                      missing `pattern`/`path`/`query`, NUL byte, ...)
+ *                      a missing required field, NUL byte, ...)
  *     internal         an unexpected failure (a recovered panic, for one);
  *                      the library stays usable
+ *
+ * Result layout: the bytes of a document are part of this ABI, not only
+ *   the JSON value: a caller may rely on them (the Node addon does). A
+ *   document is compact JSON (no space or line break outside strings);
+ *   "ok" or "error" is its only key; every object's keys come in the order
+ *   listed here ([key] marks one that may be absent; `: [T]` an array of
+ *   T). Hence a result of fscache_glob, fscache_fuzzy_find or fscache_grep
+ *   begins with exactly these 18 bytes: {"ok":{"matches":[
+ *   Documents are ASCII (other characters written as \u escapes), but for
+ *   fscache_cache_stats' (UTF-8). on_match gets GlobMatch and GrepMatch
+ *   objects of the same layout.
+ *     error               {code, message}
+ *     GlobResult          {matches: [GlobMatch], totalMatches}
+ *     GlobMatch           {path, fileType, [mtime], [size]}
+ *     FuzzyFindResult     {matches: [FuzzyFindMatch], totalMatches}
+ *     FuzzyFindMatch      {path, isDirectory, score}
+ *     GrepResult          {matches: [GrepMatch], totalMatches,
+ *                          filesWithMatches, filesSearched, [limitReached]}
+ *     GrepMatch           {path, lineNumber, line,
+ *                          [contextBefore: [ContextLine]],
+ *                          [contextAfter: [ContextLine]], [truncated],
+ *                          [matchCount]}
+ *     ContextLine         {lineNumber, line}
+ *     ListWorkspaceResult {entries: [WorkspaceEntry], agentsMdFiles,
+ *                          truncated}
+ *     WorkspaceEntry      {path, fileType, mtime, [size]}
+ *     CacheStats          {entries, watchedEntries, rootsWatched, watches,
+ *                          watching, [watchOff], fallbacks, fallbackRoots,
+ *                          hits, eventsApplied, refreshes, refreshEntries,
+ *                          refreshMs, fullScans, fullScanEntries,
+ *                          fullScanMs}
+ *   (capi's TestResultLayout checks every kind against this list.)
  *
  * Callbacks: `on_match` may be NULL. When it is not, it is called once per
  *   accepted match with `ctx` passed through unchanged and `match_json`
