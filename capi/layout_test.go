@@ -188,29 +188,24 @@ func take(p unsafe.Pointer) []byte {
 	return goBytes(p)
 }
 
-// The exported functions that return a document, on options js.
-var (
-	globDoc = func(js string) []byte {
-		o := cBytes([]byte(js))
-		defer cFree(unsafe.Pointer(o))
+// document runs the exported function of the operation op ("glob",
+// "fuzzyFind", "grep", "listWorkspace") on the options js and returns its
+// document.
+func document(op, js string) []byte {
+	o := cBytes([]byte(js))
+	defer cFree(unsafe.Pointer(o))
+	switch op {
+	case "glob":
 		return take(unsafe.Pointer(fscache_glob(o, nil, nil, nil)))
-	}
-	fuzzyDoc = func(js string) []byte {
-		o := cBytes([]byte(js))
-		defer cFree(unsafe.Pointer(o))
+	case "fuzzyFind":
 		return take(unsafe.Pointer(fscache_fuzzy_find(o, nil)))
-	}
-	grepDoc = func(js string) []byte {
-		o := cBytes([]byte(js))
-		defer cFree(unsafe.Pointer(o))
+	case "grep":
 		return take(unsafe.Pointer(fscache_grep(o, nil, nil, nil)))
-	}
-	listDoc = func(js string) []byte {
-		o := cBytes([]byte(js))
-		defer cFree(unsafe.Pointer(o))
+	case "listWorkspace":
 		return take(unsafe.Pointer(fscache_list_workspace(o, nil)))
 	}
-)
+	panic("no operation " + op)
+}
 
 // addonPrefix is MATCHES_PREFIX of the Node addon, the bytes on which it
 // splits large results.
@@ -253,28 +248,28 @@ func TestResultLayout(t *testing.T) {
 	q := func(v any) string { b, _ := json.Marshal(v); return string(b) }
 	cases := []struct {
 		name, layout string
-		run          func(js string) []byte
+		op           string
 		options      string
 		matches      bool // a result that must begin with the addon's prefix
 	}{
-		{"glob", "GlobResult", globDoc, `{"pattern":"**/*","path":` + q(root) + `}`, true},
-		{"glob sortByMtime", "GlobResult", globDoc, `{"pattern":"**/*","path":` + q(root) + `,"sortByMtime":true}`, true},
-		{"glob cached (miss)", "GlobResult", globDoc, `{"pattern":"**/*","path":` + q(root) + `,"cache":true}`, true},
-		{"glob cached (hit)", "GlobResult", globDoc, `{"pattern":"**/*","path":` + q(root) + `,"cache":true}`, true},
-		{"glob, no match", "GlobResult", globDoc, `{"pattern":"nothing","path":` + q(root) + `}`, true},
-		{"fuzzyFind", "FuzzyFindResult", fuzzyDoc, `{"query":"txt","path":` + q(root) + `}`, true},
-		{"grep content", "GrepResult", grepDoc, `{"pattern":"alpha","path":` + q(root) + `,"context":1,"maxColumns":20}`, true},
-		{"grep maxCount", "GrepResult", grepDoc, `{"pattern":"alpha","path":` + q(root) + `,"maxCount":1}`, true},
-		{"grep count", "GrepResult", grepDoc, `{"pattern":"alpha","path":` + q(root) + `,"mode":"count"}`, true},
-		{"grep filesWithMatches", "GrepResult", grepDoc, `{"pattern":"alpha","path":` + q(root) + `,"mode":"filesWithMatches"}`, true},
-		{"listWorkspace", "ListWorkspaceResult", listDoc, `{"path":` + q(root) + `,"maxDepth":3,"collectAgentsMd":true}`, false},
-		{"glob, path not found", "GlobResult", globDoc, `{"pattern":"*","path":` + q(root+"/none") + `}`, false},
-		{"grep, bad regex", "GrepResult", grepDoc, `{"pattern":"(","path":` + q(root) + `}`, false},
-		{"fuzzyFind, bad options", "FuzzyFindResult", fuzzyDoc, `{"query":1}`, false},
-		{"listWorkspace, not found", "ListWorkspaceResult", listDoc, `{"path":` + q(root+"/none") + `,"maxDepth":1}`, false},
+		{"glob", "GlobResult", "glob", `{"pattern":"**/*","path":` + q(root) + `}`, true},
+		{"glob sortByMtime", "GlobResult", "glob", `{"pattern":"**/*","path":` + q(root) + `,"sortByMtime":true}`, true},
+		{"glob cached (miss)", "GlobResult", "glob", `{"pattern":"**/*","path":` + q(root) + `,"cache":true}`, true},
+		{"glob cached (hit)", "GlobResult", "glob", `{"pattern":"**/*","path":` + q(root) + `,"cache":true}`, true},
+		{"glob, no match", "GlobResult", "glob", `{"pattern":"nothing","path":` + q(root) + `}`, true},
+		{"fuzzyFind", "FuzzyFindResult", "fuzzyFind", `{"query":"txt","path":` + q(root) + `}`, true},
+		{"grep content", "GrepResult", "grep", `{"pattern":"alpha","path":` + q(root) + `,"context":1,"maxColumns":20}`, true},
+		{"grep maxCount", "GrepResult", "grep", `{"pattern":"alpha","path":` + q(root) + `,"maxCount":1}`, true},
+		{"grep count", "GrepResult", "grep", `{"pattern":"alpha","path":` + q(root) + `,"mode":"count"}`, true},
+		{"grep filesWithMatches", "GrepResult", "grep", `{"pattern":"alpha","path":` + q(root) + `,"mode":"filesWithMatches"}`, true},
+		{"listWorkspace", "ListWorkspaceResult", "listWorkspace", `{"path":` + q(root) + `,"maxDepth":3,"collectAgentsMd":true}`, false},
+		{"glob, path not found", "GlobResult", "glob", `{"pattern":"*","path":` + q(root+"/none") + `}`, false},
+		{"grep, bad regex", "GrepResult", "grep", `{"pattern":"(","path":` + q(root) + `}`, false},
+		{"fuzzyFind, bad options", "FuzzyFindResult", "fuzzyFind", `{"query":1}`, false},
+		{"listWorkspace, not found", "ListWorkspaceResult", "listWorkspace", `{"path":` + q(root+"/none") + `,"maxDepth":1}`, false},
 	}
 	for _, tc := range cases {
-		doc := tc.run(tc.options)
+		doc := document(tc.op, tc.options)
 		c.document(tc.name, tc.layout, doc, false)
 		if tc.matches && !bytes.HasPrefix(doc, prefix) {
 			t.Errorf("%s: does not begin with %s: %.80s", tc.name, prefix, doc)
