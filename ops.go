@@ -193,7 +193,7 @@ type GrepOptions struct {
 	// MaxCountPerFile, in ModeContent, keeps at most that many matches of
 	// each file (0 reads as 1), each file counted up to one past it, so one
 	// hot file cannot use the whole MaxCount (pi-natives 18.2). The other
-	// modes ignore it.
+	// modes, and a Path that is a file, ignore it (as 18.2.3 does).
 	MaxCountPerFile *int
 	// TimeoutMs is as in GlobOptions.
 	TimeoutMs *int64
