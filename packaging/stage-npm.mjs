@@ -68,7 +68,9 @@ function stageMain(o, stage) {
   const dir = path.join(stage, "fscache");
   fs.mkdirSync(dir, { recursive: true });
   const files = src.files.filter((f) => !/\.(node|so|dylib|dll|c)$/.test(f));
-  for (const f of files) fs.copyFileSync(path.join(NODE_DIR, f), path.join(dir, f));
+  // index.d.cts (the types of the require entry) is not in git: it is a copy of index.d.ts.
+  const source = (f) => (f === "index.d.cts" ? "index.d.ts" : f);
+  for (const f of files) fs.copyFileSync(path.join(NODE_DIR, source(f)), path.join(dir, f));
   fs.copyFileSync(path.join(TOP, "LICENSE"), path.join(dir, "LICENSE"));
   const { devDependencies, scripts, ...rest } = src;
   const optionalDependencies = Object.fromEntries(Object.keys(PLATFORMS).map((t) => [`${src.name}-${t}`, o.version]));

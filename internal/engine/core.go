@@ -94,9 +94,6 @@ func (c Cancel) token() *cancel.Token {
 // pollEvery is how many entries a loop may handle between cancel checks.
 const pollEvery = 128
 
-// Bool returns a pointer to v, for the optional fields of the options.
-func Bool(v bool) *bool { return &v }
-
 // Int returns a pointer to v, for the optional fields of the options.
 func Int(v int) *int { return &v }
 

@@ -10,36 +10,30 @@ import (
 	"github.com/fscache/fscache/internal/walk"
 )
 
-// FuzzyFindOptions are the options of FuzzyFind (FuzzyFindOptions in
-// pi-natives).
+// FuzzyFindOptions are FuzzyFind's options, documented field by field on
+// the public fscache.FuzzyFindOptions (capi's TestSchema* check both
+// against schema/options.json).
 type FuzzyFindOptions struct {
-	// Query is matched case-insensitively against paths.
-	Query string
-	// Path is the directory to search.
-	Path string
-	// Hidden includes dot entries (default false).
-	Hidden bool
-	// Gitignore honours ignore files (default true).
-	Gitignore *bool
-	// Cache uses the shared scan cache (default false).
-	Cache bool
-	// MaxResults caps Matches (nil: 100).
+	Query      string
+	Path       string
+	Hidden     bool
+	Gitignore  *bool
+	Cache      bool
 	MaxResults *int
 	Cancel
 }
 
-// FuzzyFindMatch is one scored path. Directories end with '/'.
+// FuzzyFindMatch is one scored path (see fscache.FuzzyFindMatch, which is
+// converted from it).
 type FuzzyFindMatch struct {
 	Path        string
 	IsDirectory bool
 	Score       int
 }
 
-// FuzzyFindResult is the result of FuzzyFind.
+// FuzzyFindResult is the result of FuzzyFind (see fscache.FuzzyFindResult).
 type FuzzyFindResult struct {
-	// Matches holds the best MaxResults matches, by score then path.
-	Matches []FuzzyFindMatch
-	// TotalMatches counts every entry that scored.
+	Matches      []FuzzyFindMatch
 	TotalMatches int
 }
 

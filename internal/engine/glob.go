@@ -12,30 +12,19 @@ import (
 	"github.com/fscache/fscache/internal/walk"
 )
 
-// GlobOptions are the options of Glob (GlobOptions in pi-natives).
+// GlobOptions are Glob's options, documented field by field on the public
+// fscache.GlobOptions (capi's TestSchema* check both against
+// schema/options.json).
 type GlobOptions struct {
-	// Pattern is the glob to match relative paths against.
-	Pattern string
-	// Path is the directory to search, relative to the working directory
-	// or absolute.
-	Path string
-	// FileType keeps only entries of that kind (0: all). A symlink passes a
-	// File or Dir filter when its target is of that kind.
-	FileType FileType
-	// Recursive prefixes simple patterns with "**/" (default true).
-	Recursive *bool
-	// Hidden includes dot entries (default false).
-	Hidden bool
-	// MaxResults caps the result (nil: unlimited; 0: nothing, no scan).
-	MaxResults *int
-	// Gitignore honours ignore files (default true).
-	Gitignore *bool
-	// Cache uses the shared scan cache (default false).
-	Cache bool
-	// SortByMtime sorts by modification time, newest first, before the cap.
-	SortByMtime bool
-	// IncludeNodeModules includes node_modules (default: only when the
-	// pattern mentions node_modules).
+	Pattern            string
+	Path               string
+	FileType           FileType
+	Recursive          *bool
+	Hidden             bool
+	MaxResults         *int
+	Gitignore          *bool
+	Cache              bool
+	SortByMtime        bool
 	IncludeNodeModules *bool
 	Cancel
 }
@@ -44,10 +33,9 @@ type GlobOptions struct {
 // are present only with SortByMtime; Size only for regular files).
 type GlobMatch = walk.Entry
 
-// GlobResult is the result of Glob.
+// GlobResult is the result of Glob (see fscache.GlobResult).
 type GlobResult struct {
-	Matches []GlobMatch
-	// TotalMatches is len(Matches).
+	Matches      []GlobMatch
 	TotalMatches int
 }
 
