@@ -1,0 +1,124 @@
+package index
+
+import (
+	"bytes"
+	"slices"
+	"unicode/utf8"
+)
+
+// File flags.
+const (
+	// flagText: the file was read and its trigrams are in the postings.
+	flagText uint8 = 1 << iota
+	// flagBinary: the file was read and holds a NUL byte in its first
+	// BinaryPrefix bytes; its trigrams are not kept. Grep's content and
+	// count modes search it and find nothing; filesWithMatches searches
+	// it.
+	flagBinary
+)
+
+// BinaryPrefix is grep's binary rule: a NUL byte in a file's first
+// BinaryPrefix bytes makes the content and count modes find nothing in it.
+const BinaryPrefix = 64 << 10
+
+// pairsPerSegment bounds the (trigram, file) pairs a Builder sorts at once
+// (16 MiB of them).
+const pairsPerSegment = 1 << 21
+
+// Index is the immutable content index of a set of files.
+type Index struct {
+	paths []string // sorted
+	flags []uint8
+	post  postings
+	// Bytes is the content indexed (text files), Files the files listed.
+	Bytes int64
+	Files int
+}
+
+// Size is the memory held by ix, in bytes (an estimate of the strings').
+func (ix *Index) Size() int64 {
+	n := ix.post.size() + int64(cap(ix.flags)) + int64(cap(ix.paths))*16
+	for _, p := range ix.paths {
+		n += int64(len(p))
+	}
+	return n
+}
+
+// find returns the id of path, -1 when ix does not list it.
+func (ix *Index) find(path string) int {
+	i, ok := slices.BinarySearch(ix.paths, path)
+	if !ok {
+		return -1
+	}
+	return i
+}
+
+// Builder makes an Index from files given in path order.
+type Builder struct {
+	paths []string
+	flags []uint8
+	pairs []uint64
+	segs  []postings
+	gs    gramSet
+	bytes int64
+	size  int64 // of the segments so far
+}
+
+// Add records the file path (its content data when ok; !ok: it could not
+// be read, and is left to grep). Paths must come in increasing order; a
+// path that is not valid UTF-8 is recorded as unread (grep names files by
+// their displayed path, which differs).
+func (b *Builder) Add(path string, data []byte, ok bool) {
+	id := uint32(len(b.paths))
+	b.paths = append(b.paths, path)
+	f := classify(path, data, ok)
+	if f == flagText {
+		b.bytes += int64(len(data))
+		for _, t := range b.gs.of(data) {
+			b.pairs = append(b.pairs, uint64(t)<<32|uint64(id))
+		}
+		if len(b.pairs) >= pairsPerSegment {
+			b.flush()
+		}
+	}
+	b.flags = append(b.flags, f)
+}
+
+func (b *Builder) flush() {
+	if len(b.pairs) == 0 {
+		return
+	}
+	slices.Sort(b.pairs)
+	s := fromPairs(b.pairs)
+	b.segs = append(b.segs, s)
+	b.size += s.size()
+	b.pairs = b.pairs[:0]
+}
+
+// classify returns the flags of the file path with content data (ok: it
+// was read).
+func classify(path string, data []byte, ok bool) uint8 {
+	switch {
+	case !ok || !utf8.ValidString(path):
+		return 0
+	case bytes.IndexByte(data[:min(len(data), BinaryPrefix)], 0) >= 0:
+		return flagBinary
+	}
+	return flagText
+}
+
+// Size estimates the memory the finished index will hold.
+func (b *Builder) Size() int64 {
+	return b.size + int64(len(b.pairs))*5/4 + int64(len(b.paths))*40
+}
+
+// Finish returns the index of the files added.
+func (b *Builder) Finish() *Index {
+	b.flush()
+	ix := &Index{paths: slices.Clip(b.paths), flags: slices.Clip(b.flags), Bytes: b.bytes, Files: len(b.paths)}
+	if len(b.segs) > 0 {
+		ix.post = merge(b.segs)
+	}
+	b.segs, b.pairs, b.gs = nil, nil, gramSet{}
+	return ix
+}
