@@ -105,6 +105,23 @@ func (l *Live) LostReason() string {
 	return l.lost
 }
 
+// Touch drops the entries of the file or directory at the absolute path
+// abs (everything under the root when abs is the root or above it): what
+// invalidateFsScanCache(abs) does to an index, for changes no event
+// reports.
+func (l *Live) Touch(abs string) {
+	rel, ok := relOf(l.root, abs)
+	if !ok {
+		if _, above := relOf(abs, l.root); !above {
+			return
+		}
+		rel = ""
+	}
+	l.mu.Lock()
+	l.touch(rel, true)
+	l.mu.Unlock()
+}
+
 // touch drops the entries of rel (a file), or of everything under rel (a
 // directory, "" for the root), and records it in the running jobs. l.mu
 // held.
@@ -127,6 +144,11 @@ func (l *Live) touch(rel string, dir bool) {
 			}
 		}
 		return
+	}
+	if l.base != nil && rel != "" {
+		if id := l.base.find(rel); id >= 0 {
+			l.stale.set(uint32(id))
+		}
 	}
 	for p, of := range l.over {
 		if under(p, rel) {

@@ -1,0 +1,624 @@
+package engine
+
+import (
+	"errors"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/fscache/fscache/internal/cancel"
+	"github.com/fscache/fscache/internal/index"
+	"github.com/fscache/fscache/internal/scancache"
+	"github.com/fscache/fscache/internal/search"
+	"github.com/fscache/fscache/internal/walk"
+)
+
+// Indexed grep. A root (a scan-cache key: root, hidden, gitignore,
+// node_modules pruning) that grep searched twice within indexWindow gets a
+// content index (internal/index), built in the background by one goroutine
+// that yields to every foreground call, and kept current by the events of
+// the scan cache's watcher of the root. A grep on an indexed root takes the
+// file list from the watched scan (current: the scan cache drains the
+// root's events first, and the index hears them) and searches only the
+// files the index cannot rule out; the others are counted as searched, as
+// they would have been. Everything else runs as without an index: patterns
+// without a usable trigram, roots whose watcher fell back, and any doubt.
+
+// Environment.
+const (
+	envIndex   = "FS_GREP_INDEX"    // "0": off; "eager": index at the first grep, built in the call (tests)
+	envIndexMB = "FS_GREP_INDEX_MB" // the memory of all indexes, MiB
+)
+
+// defaultIndexMB caps the memory of every index together. Indexes take
+// about 0.13 bytes per byte of text (Go's src, 122 MB of text in 11 500
+// files: 16 MB): 256 MiB holds the indexes of about 2 GB of source, a few
+// large repositories, and stays small beside the memory of the agent that
+// loads the library.
+const defaultIndexMB = 256
+
+const (
+	// indexWindow: a second grep of a root within it starts an index.
+	indexWindow = 5 * time.Minute
+	// reindexMax: files read again within a call to bring their entries
+	// up to date (more of them: searched as they are, and the index is
+	// rebuilt in the background).
+	reindexMax = 256
+	// yieldPoll: how often a yielding builder looks for the foreground to
+	// be idle.
+	yieldPoll = time.Millisecond
+	// drainEvery: files between two drains of the root's events by a
+	// builder, so that it hears early of a root that went away.
+	drainEvery = 512
+)
+
+// Index fallback reasons, beside the scan cache's (stats).
+const (
+	idxNoTrigram  = "no_trigram"  // the pattern has no usable trigram
+	idxNotWatched = "not_watched" // the root's scan is not kept current by watching
+	idxTooLarge   = "too_large"   // the root's index alone would exceed the memory cap
+	idxEvicted    = "evicted"     // dropped, least recently used, past the memory cap
+	idxError      = "error"       // the build failed
+)
+
+type indexPolicy struct {
+	off    bool
+	eager  bool
+	capMem int64
+}
+
+func indexPolicyFromEnv() indexPolicy {
+	p := indexPolicy{capMem: defaultIndexMB << 20}
+	switch strings.TrimSpace(os.Getenv(envIndex)) {
+	case "0", "off", "false":
+		p.off = true
+	case "eager":
+		p.eager = true
+	}
+	if v, err := strconv.ParseInt(strings.TrimSpace(os.Getenv(envIndexMB)), 10, 64); err == nil && v >= 0 {
+		p.capMem = v << 20
+	}
+	return p
+}
+
+// grepIndexes are the content indexes of the process, kept with the scan
+// cache whose watchers keep them current.
+type grepIndexes struct {
+	policy indexPolicy
+	// active counts the foreground calls in flight: a builder waits while
+	// there are any.
+	active atomic.Int64
+
+	mu       sync.Mutex
+	roots    map[scancache.Key]*indexedRoot
+	queue    []*indexedRoot
+	building bool // the builder goroutine runs
+	st       indexCounters
+}
+
+// indexedRoot is one key's index state.
+type indexedRoot struct {
+	key      scancache.Key
+	lastGrep time.Time
+	lastUse  time.Time
+	live     *index.Live // ready to serve; nil before the first build ends
+	remove   func()      // unregisters live from the watcher
+	queued   bool
+	stop     atomic.Bool // the build must stop (root dropped)
+	size     int64
+	noIndex  string // why this root is not indexed, for good
+}
+
+type indexCounters struct {
+	builds, buildFails   int64
+	buildTime, lastBuild time.Duration
+	queries, candidates  int64
+	skipped, reindexed   int64
+	fallbacks            map[string]int64
+	fallbackRoots        map[string]string
+}
+
+var (
+	indexOnce sync.Once
+	indexes   *grepIndexes
+)
+
+// grepIndex returns the process's indexes, nil when indexing is off.
+func grepIndex() *grepIndexes {
+	indexOnce.Do(func() {
+		p := indexPolicyFromEnv()
+		if !p.off {
+			indexes = &grepIndexes{policy: p, roots: map[scancache.Key]*indexedRoot{}}
+		}
+	})
+	return indexes
+}
+
+// foreground marks a foreground call in flight until the returned function
+// is called: background builds wait meanwhile.
+func foreground() func() {
+	gi := grepIndex()
+	if gi == nil {
+		return func() {}
+	}
+	gi.active.Add(1)
+	return func() { gi.active.Add(-1) }
+}
+
+func (gi *grepIndexes) fallback(reason string) {
+	if gi.st.fallbacks == nil {
+		gi.st.fallbacks = map[string]int64{}
+	}
+	gi.st.fallbacks[reason]++
+}
+
+// note records a grep of key and returns its root state, creating it, and
+// whether an index should be built now. gi.mu not held.
+func (gi *grepIndexes) note(key scancache.Key, now time.Time) (r *indexedRoot, build bool) {
+	gi.mu.Lock()
+	defer gi.mu.Unlock()
+	r = gi.roots[key]
+	if r == nil {
+		r = &indexedRoot{key: key}
+		gi.roots[key] = r
+		if !gi.policy.eager {
+			r.lastGrep = now
+			return r, false
+		}
+	}
+	again := gi.policy.eager || now.Sub(r.lastGrep) <= indexWindow
+	r.lastGrep, r.lastUse = now, now
+	return r, again && r.live == nil && !r.queued && r.noIndex == ""
+}
+
+// viaIndex runs the search of the directory root (scan key key) with the
+// index when there is a live one, and reports whether it did; otherwise
+// the caller searches as without an index. A grep that makes an index
+// wanted queues its build (or, eager, builds it first).
+func (g *grepper) viaIndex(root string, key scancache.Key) (bool, error) {
+	gi := grepIndex()
+	if gi == nil || !scanCache().Watching() {
+		return false, nil
+	}
+	r, build := gi.note(key, time.Now())
+	if build {
+		if gi.policy.eager {
+			if err := gi.build(r, g.tok, false); err != nil && g.tok.Err() != nil {
+				return true, err
+			}
+		} else {
+			gi.enqueue(r)
+			if !g.o.Cache {
+				// The scan of this call is cached (and watched) for the
+				// build: a fresh scan all the same.
+				snap, err := scanCache().Rescan(key, true, g.tok)
+				if err != nil {
+					return true, err
+				}
+				files, err := g.candidates(snap.Entries)
+				if err != nil {
+					return true, err
+				}
+				return true, g.searchAll(root, files)
+			}
+		}
+	}
+	gi.mu.Lock()
+	live := r.live
+	gi.mu.Unlock()
+	if live == nil {
+		return false, nil
+	}
+	q := index.Compile(search.Needs(search.Options{Pattern: g.o.Pattern, IgnoreCase: g.o.IgnoreCase,
+		Multiline: g.o.Multiline}, index.MinLit))
+	if q.All() {
+		gi.mu.Lock()
+		gi.fallback(idxNoTrigram)
+		gi.mu.Unlock()
+		return false, nil
+	}
+	snap, err := scanCache().Current(key, g.tok, live)
+	if err != nil {
+		if errors.Is(err, scancache.ErrNotWatched) {
+			gi.drop(r, live, "")
+			return false, nil
+		}
+		return true, err
+	}
+	fwm := g.o.Mode == ModeFilesWithMatches
+	plan := live.Plan(q, fwm)
+	if plan == nil {
+		gi.drop(r, live, "")
+		return false, nil
+	}
+	files, err := g.candidates(snap.Entries)
+	if err != nil {
+		return true, err
+	}
+	var fresh []*walk.Entry
+	for _, f := range files {
+		if plan.Decide(f.Path) == index.Fresh {
+			fresh = append(fresh, f)
+		}
+	}
+	if len(fresh) > 0 {
+		if len(fresh) > reindexMax {
+			gi.enqueue(r) // rebuilt in the background; searched as they are meanwhile
+		} else {
+			if err := gi.reindex(live, root, fresh, g.tok); err != nil {
+				return true, err
+			}
+			if plan = live.Plan(q, fwm); plan == nil {
+				gi.drop(r, live, "")
+				return false, nil
+			}
+		}
+	}
+	search := files[:0:0]
+	skipped := 0
+	for i, f := range files {
+		if i%pollEvery == 0 {
+			if err := g.tok.Err(); err != nil {
+				return true, err
+			}
+		}
+		if plan.Decide(f.Path) == index.Skip {
+			skipped++
+		} else {
+			search = append(search, f)
+		}
+	}
+	gi.mu.Lock()
+	gi.st.queries++
+	gi.st.candidates += int64(len(search))
+	gi.st.skipped += int64(skipped)
+	r.lastUse = time.Now()
+	gi.mu.Unlock()
+	err = g.searchAll(root, search)
+	g.mu.Lock()
+	g.searched += skipped // skipped files were read and hold no match
+	g.mu.Unlock()
+	return true, err
+}
+
+// reindex reads files again and installs their entries in live.
+func (gi *grepIndexes) reindex(live *index.Live, root string, files []*walk.Entry, tok *cancel.Token) error {
+	j := live.Begin()
+	buf := getReadBuf()
+	defer readBufs.Put(buf)
+	for _, f := range files {
+		if err := tok.Err(); err != nil {
+			j.Abort()
+			return err
+		}
+		data, ok := readFile(root+"/"+f.FSPath(), (*buf)[:0])
+		if cap(data) > cap(*buf) {
+			*buf = data[:0]
+		}
+		j.Add(f.Path, data, ok && f.FSPath() == f.Path)
+	}
+	j.Commit()
+	gi.mu.Lock()
+	gi.st.reindexed += int64(len(files))
+	gi.mu.Unlock()
+	return nil
+}
+
+// enqueue queues a build of r and starts the builder when none runs.
+func (gi *grepIndexes) enqueue(r *indexedRoot) {
+	gi.mu.Lock()
+	defer gi.mu.Unlock()
+	if r.queued || gi.roots[r.key] != r {
+		return
+	}
+	r.queued = true
+	gi.queue = append(gi.queue, r)
+	if !gi.building {
+		gi.building = true
+		go gi.builder()
+	}
+}
+
+// builder builds the queued indexes one after the other, and ends when
+// the queue is empty.
+func (gi *grepIndexes) builder() {
+	for {
+		gi.mu.Lock()
+		if len(gi.queue) == 0 {
+			gi.building = false
+			gi.mu.Unlock()
+			return
+		}
+		r := gi.queue[0]
+		gi.queue = gi.queue[1:]
+		gi.mu.Unlock()
+		if !r.stop.Load() {
+			gi.build(r, nil, true)
+		}
+		gi.mu.Lock()
+		r.queued = false
+		gi.mu.Unlock()
+	}
+}
+
+// errStopped ends a build whose root was dropped.
+var errStopped = errors.New("index build stopped")
+
+// build builds (or rebuilds) r's index from the files of its watched scan.
+// yield makes it wait while foreground calls run. tok cancels it.
+func (gi *grepIndexes) build(r *indexedRoot, tok *cancel.Token, yield bool) error {
+	t0 := time.Now()
+	gi.mu.Lock()
+	live, remove := r.live, r.remove
+	gi.mu.Unlock()
+	var snap *scancache.Snapshot
+	var err error
+	fresh := live == nil || !live.Ready()
+	if !fresh {
+		snap, err = scanCache().Current(r.key, tok, live)
+	} else {
+		live = index.NewLive(r.key.Root)
+		snap, remove, err = scanCache().Listen(r.key, tok, live)
+	}
+	if err != nil {
+		reason := idxError
+		if errors.Is(err, scancache.ErrNotWatched) {
+			reason = idxNotWatched
+		}
+		gi.failed(r, reason, reason == idxNotWatched)
+		return err
+	}
+	j := live.Begin()
+	ix, err := gi.read(r, live, snap, tok, yield)
+	if err != nil {
+		j.Abort()
+		reason := idxError
+		switch {
+		case errors.Is(err, errTooLarge):
+			reason = idxTooLarge
+		case errors.Is(err, errStopped):
+			reason = ""
+		}
+		if fresh {
+			remove()
+		}
+		gi.failed(r, reason, reason == idxTooLarge)
+		return err
+	}
+	j.Install(ix)
+	d := time.Since(t0)
+	gi.mu.Lock()
+	defer gi.mu.Unlock()
+	gi.st.builds++
+	gi.st.buildTime += d
+	gi.st.lastBuild = d
+	if gi.roots[r.key] != r || r.stop.Load() || !live.Ready() {
+		if fresh {
+			remove()
+		}
+		return errStopped
+	}
+	r.live, r.remove = live, remove
+	gi.trim(r)
+	return nil
+}
+
+var errTooLarge = errors.New("index larger than FS_GREP_INDEX_MB")
+
+// read reads the files of snap into a new index.
+func (gi *grepIndexes) read(r *indexedRoot, live *index.Live, snap *scancache.Snapshot, tok *cancel.Token, yield bool) (*index.Index, error) {
+	var b index.Builder
+	buf := make([]byte, 0, 64<<10)
+	root := r.key.Root
+	prev := ""
+	n := 0
+	for i := range snap.Entries {
+		e := &snap.Entries[i]
+		if e.Type != File {
+			continue
+		}
+		n++
+		if n%drainEvery == 0 {
+			// Hear early of a root that went away.
+			if _, err := scanCache().Current(r.key, tok, live); err != nil {
+				return nil, err
+			}
+		}
+		for yield && gi.active.Load() > 0 && !r.stop.Load() {
+			time.Sleep(yieldPoll)
+		}
+		if r.stop.Load() || live.LostReason() != "" {
+			return nil, errStopped
+		}
+		if err := tok.Err(); err != nil {
+			return nil, err
+		}
+		if e.Path <= prev && prev != "" {
+			continue // out of order: left to grep (Fresh)
+		}
+		prev = e.Path
+		data, ok := readFile(root+"/"+e.FSPath(), buf[:0])
+		if cap(data) > cap(buf) {
+			buf = data[:0]
+		}
+		b.Add(e.Path, data, ok && e.FSPath() == e.Path)
+		if b.Size() > gi.policy.capMem {
+			return nil, errTooLarge
+		}
+	}
+	return b.Finish(), nil
+}
+
+// failed records a failed build of r; sticky keeps r from being indexed
+// again.
+func (gi *grepIndexes) failed(r *indexedRoot, reason string, sticky bool) {
+	gi.mu.Lock()
+	defer gi.mu.Unlock()
+	gi.st.buildFails++
+	if reason != "" {
+		gi.fallback(reason)
+	}
+	if sticky && reason != "" {
+		r.noIndex = reason
+		if gi.st.fallbackRoots == nil {
+			gi.st.fallbackRoots = map[string]string{}
+		}
+		gi.st.fallbackRoots[r.key.Root] = reason
+	}
+}
+
+// drop forgets r's index (live, when still r's) after it lost its
+// watcher; reason "" takes the Live's own.
+func (gi *grepIndexes) drop(r *indexedRoot, live *index.Live, reason string) {
+	if reason == "" {
+		reason = live.LostReason()
+		if reason == "" {
+			reason = idxNotWatched
+		}
+	}
+	gi.mu.Lock()
+	defer gi.mu.Unlock()
+	if r.live != live {
+		return
+	}
+	gi.fallback(reason)
+	gi.forget(r)
+}
+
+// forget drops r and its index. gi.mu held.
+func (gi *grepIndexes) forget(r *indexedRoot) {
+	r.stop.Store(true)
+	if r.remove != nil {
+		r.remove()
+	}
+	r.live, r.remove = nil, nil
+	if gi.roots[r.key] == r {
+		delete(gi.roots, r.key)
+	}
+}
+
+// trim drops the least recently used indexes while they all take more
+// than the cap; keep is dropped last. gi.mu held.
+func (gi *grepIndexes) trim(keep *indexedRoot) {
+	for {
+		var total int64
+		var lru *indexedRoot
+		for _, r := range gi.roots {
+			if r.live == nil {
+				continue
+			}
+			r.size = r.live.Stats().Size
+			total += r.size
+			if r != keep && (lru == nil || r.lastUse.Before(lru.lastUse)) {
+				lru = r
+			}
+		}
+		if total <= gi.policy.capMem {
+			return
+		}
+		if lru == nil {
+			lru = keep
+		}
+		gi.fallback(idxEvicted)
+		gi.forget(lru)
+		if lru == keep {
+			return
+		}
+	}
+}
+
+// invalidate tells the indexes of the roots holding path that it (or the
+// tree under it) changed: for changes no event reports (a write through a
+// shared mapping), the caller's invalidateFsScanCache(path) is enough.
+func (gi *grepIndexes) invalidate(path string) {
+	target := scancache.Canonical(path)
+	gi.mu.Lock()
+	var lives []*index.Live
+	for _, r := range gi.roots {
+		if r.live != nil {
+			lives = append(lives, r.live)
+		}
+	}
+	gi.mu.Unlock()
+	for _, l := range lives {
+		l.Touch(target)
+	}
+}
+
+// dropAll forgets every index.
+func (gi *grepIndexes) dropAll() {
+	gi.mu.Lock()
+	defer gi.mu.Unlock()
+	for _, r := range gi.roots {
+		gi.forget(r)
+	}
+}
+
+// GrepIndexStats describes the content indexes of grep.
+type GrepIndexStats struct {
+	// Enabled reports whether indexing is on (FS_GREP_INDEX is not "0").
+	Enabled bool
+	// Roots is the number of roots with a live index, Building the number
+	// queued or being built.
+	Roots, Building int
+	// Files and Bytes are the files and text bytes indexed; IndexBytes the
+	// memory the indexes hold, CapBytes its cap (FS_GREP_INDEX_MB).
+	Files                       int
+	Bytes, IndexBytes, CapBytes int64
+	// Builds counts the builds done, BuildFailures the ones abandoned;
+	// BuildTime is their total time, LastBuildTime the latest's.
+	Builds, BuildFailures    int64
+	BuildTime, LastBuildTime time.Duration
+	// Queries counts the greps served with an index; Candidates the files
+	// they searched, Skipped the files the index ruled out, Reindexed the
+	// files read again to bring their entries up to date.
+	Queries, Candidates, Skipped, Reindexed int64
+	// Fallbacks counts, by reason, the greps or roots the index could not
+	// serve; FallbackRoots maps the roots not indexed for good to why.
+	Fallbacks     map[string]int64
+	FallbackRoots map[string]string
+}
+
+// IndexStats returns the statistics of grep's content indexes.
+func IndexStats() GrepIndexStats {
+	gi := grepIndex()
+	if gi == nil {
+		return GrepIndexStats{Fallbacks: map[string]int64{}, FallbackRoots: map[string]string{}}
+	}
+	gi.mu.Lock()
+	defer gi.mu.Unlock()
+	s := GrepIndexStats{Enabled: true, CapBytes: gi.policy.capMem, Builds: gi.st.builds,
+		BuildFailures: gi.st.buildFails, BuildTime: gi.st.buildTime, LastBuildTime: gi.st.lastBuild,
+		Queries: gi.st.queries, Candidates: gi.st.candidates, Skipped: gi.st.skipped,
+		Reindexed: gi.st.reindexed, Fallbacks: map[string]int64{}, FallbackRoots: map[string]string{}}
+	keys := make([]scancache.Key, 0, len(gi.roots))
+	for k := range gi.roots {
+		keys = append(keys, k)
+	}
+	sort.Slice(keys, func(i, j int) bool { return keys[i].Root < keys[j].Root })
+	for _, k := range keys {
+		r := gi.roots[k]
+		if r.queued {
+			s.Building++
+		}
+		if r.live == nil {
+			continue
+		}
+		ls := r.live.Stats()
+		s.Roots++
+		s.Files += ls.Files
+		s.Bytes += ls.Bytes
+		s.IndexBytes += ls.Size
+	}
+	for k, v := range gi.st.fallbacks {
+		s.Fallbacks[k] = v
+	}
+	for k, v := range gi.st.fallbackRoots {
+		s.FallbackRoots[k] = v
+	}
+	return s
+}

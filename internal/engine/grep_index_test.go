@@ -1,0 +1,134 @@
+package engine
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+	"time"
+
+	"github.com/fscache/fscache/internal/scancache"
+)
+
+// useIndex replaces the process's grep indexes for the test with a fresh
+// set under policy p (nil: indexing off), over a fresh watched scan cache.
+func useIndex(t *testing.T, p *indexPolicy) {
+	t.Helper()
+	needWatch(t)
+	useCache(t, scancache.Policy{TTL: 10 * time.Minute, EmptyRecheck: time.Hour, MaxEntries: 16, Watch: true})
+	grepIndex()
+	old := indexes
+	set(p)
+	t.Cleanup(func() {
+		if indexes != nil {
+			indexes.dropAll()
+		}
+		indexes = old
+	})
+}
+
+// set makes p the policy of a fresh set of indexes (nil: off).
+func set(p *indexPolicy) {
+	if p == nil {
+		indexes = nil
+		return
+	}
+	indexes = &grepIndexes{policy: *p, roots: map[scancache.Key]*indexedRoot{}}
+}
+
+// grepCases are the calls compared with and without an index.
+func grepCases(root string) []GrepOptions {
+	var out []GrepOptions
+	for _, pat := range []string{"alpha", "Alpha beta", `gam+a\d`, "alpha|omega", "nowhere_token", "(?i)DELTA", `\bbeta\b`, `xyz(?= =)`} {
+		for _, mode := range []GrepMode{ModeContent, ModeCount, ModeFilesWithMatches} {
+			out = append(out, GrepOptions{Pattern: pat, Path: root, Mode: mode})
+		}
+		out = append(out, GrepOptions{Pattern: pat, Path: root, IgnoreCase: true, Glob: "*.txt", Context: Int(1)})
+		out = append(out, GrepOptions{Pattern: pat, Path: root, MaxCount: Int(2), Offset: Int(1), Cache: true})
+		out = append(out, GrepOptions{Pattern: pat, Path: root, MaxCountPerFile: Int(1), Type: "go"})
+	}
+	return out
+}
+
+// compareIndexed greps every case with the index (which must serve it) and
+// without, and fails on any difference.
+func compareIndexed(t *testing.T, step string, root string, p indexPolicy) {
+	t.Helper()
+	for _, o := range grepCases(root) {
+		gi := indexes
+		before := IndexStats().Queries
+		with, errW := Grep(o, nil)
+		served := IndexStats().Queries > before
+		set(nil)
+		without, errWO := Grep(o, nil)
+		indexes = gi
+		if fmt.Sprint(errW) != fmt.Sprint(errWO) || !reflect.DeepEqual(with, without) {
+			t.Fatalf("%s: %+v:\nindexed   %+v (%v)\nunindexed %+v (%v)", step, o, with, errW, without, errWO)
+		}
+		if !served && o.Pattern != `gam+a\d` {
+			t.Fatalf("%s: %+v was not served by the index: %+v", step, o, IndexStats())
+		}
+	}
+}
+
+func TestIndexedGrepChurn(t *testing.T) {
+	p := indexPolicy{eager: true, capMem: 64 << 20}
+	useIndex(t, &p)
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	w := func(rel, content string) {
+		t.Helper()
+		path := filepath.Join(root, rel)
+		mustDo(t, os.MkdirAll(filepath.Dir(path), 0o755))
+		mustDo(t, os.WriteFile(path, []byte(content), 0o644))
+	}
+	for i := range 40 {
+		w(fmt.Sprintf("d%d/f%02d.txt", i%4, i), fmt.Sprintf("line %d\nalpha %d\nbeta\n", i, i))
+		w(fmt.Sprintf("d%d/g%02d.go", i%3, i), fmt.Sprintf("package p\n// gamma%d Delta\nvar xyz = %d\n", i, i))
+	}
+	w("bin.dat", "alpha\x00beta")
+	w(".hidden/h.txt", "alpha hidden")
+	compareIndexed(t, "initial", root, p)
+	steps := []struct {
+		name string
+		do   func()
+	}{
+		{"append", func() {
+			f, err := os.OpenFile(filepath.Join(root, "d1/f01.txt"), os.O_APPEND|os.O_WRONLY, 0)
+			mustDo(t, err)
+			_, err = f.WriteString("nowhere_token appended omega\n")
+			mustDo(t, err)
+			mustDo(t, f.Close())
+		}},
+		{"rewrite", func() { w("d2/f02.txt", "Alpha beta rewritten\n") }},
+		{"truncate", func() { mustDo(t, os.Truncate(filepath.Join(root, "d3/f03.txt"), 3)) }},
+		{"identical rewrite", func() { w("d0/f00.txt", "line 0\nalpha 0\nbeta\n") }},
+		{"rename over", func() {
+			w("tmp.txt", "omega nowhere_token (renamed)\n")
+			mustDo(t, os.Rename(filepath.Join(root, "tmp.txt"), filepath.Join(root, "d0/f04.txt")))
+		}},
+		{"delete", func() { mustDo(t, os.Remove(filepath.Join(root, "d1/f05.txt"))) }},
+		{"create", func() { w("d9/new.go", "package q // DELTA gamma77\n") }},
+		{"directory moved in", func() {
+			out := t.TempDir()
+			mustDo(t, os.MkdirAll(filepath.Join(out, "moved/deep"), 0o755))
+			mustDo(t, os.WriteFile(filepath.Join(out, "moved/deep/m.txt"), []byte("alpha moved nowhere_token\n"), 0o644))
+			mustDo(t, os.Rename(filepath.Join(out, "moved"), filepath.Join(root, "moved")))
+		}},
+		{"directory moved away and back with other content", func() {
+			mustDo(t, os.Rename(filepath.Join(root, "d2"), filepath.Join(root, "d2old")))
+			w("d2/f02.txt", "omega only\n")
+		}},
+		{"unreadable", func() { mustDo(t, os.Chmod(filepath.Join(root, "d3/f07.txt"), 0)) }},
+		{"binary becomes text", func() { w("bin.dat", "alpha beta text now") }},
+		{"text becomes binary", func() { w("d0/f08.txt", "alpha\x00") }},
+		{"ignore file", func() { w(".ignore", "d1/\n") }},
+	}
+	for _, s := range steps {
+		s.do()
+		compareIndexed(t, s.name, root, p)
+	}
+	if st := IndexStats(); st.Reindexed == 0 || st.Skipped == 0 {
+		t.Fatalf("the index neither re-read nor skipped anything: %+v", st)
+	}
+}
