@@ -58,6 +58,7 @@ type Builder struct {
 	paths []string
 	flags []uint8
 	pairs []uint64
+	tmp   []uint64 // sortPairs' scratch
 	segs  []postings
 	gs    gramSet
 	bytes int64
@@ -88,8 +89,10 @@ func (b *Builder) flush() {
 	if len(b.pairs) == 0 {
 		return
 	}
-	slices.Sort(b.pairs)
-	s := fromPairs(b.pairs)
+	if cap(b.tmp) < len(b.pairs) {
+		b.tmp = make([]uint64, len(b.pairs), cap(b.pairs))
+	}
+	s := fromPairs(sortPairs(b.pairs, b.tmp[:len(b.pairs)]))
 	b.segs = append(b.segs, s)
 	b.size += s.size()
 	b.pairs = b.pairs[:0]
@@ -119,6 +122,30 @@ func (b *Builder) Finish() *Index {
 	if len(b.segs) > 0 {
 		ix.post = merge(b.segs)
 	}
-	b.segs, b.pairs, b.gs = nil, nil, gramSet{}
+	b.segs, b.pairs, b.tmp, b.gs = nil, nil, nil, gramSet{}
 	return ix
+}
+
+// sortPairs sorts pairs (trigram<<32 | id) by trigram, keeping the order of
+// the ids of one trigram (they were added in increasing order): an LSD radix
+// sort on the trigram's three bytes, with tmp (as long as pairs) as
+// scratch. It returns the sorted pairs, in pairs or in tmp.
+func sortPairs(pairs, tmp []uint64) []uint64 {
+	src, dst := pairs, tmp
+	for shift := uint(32); shift < 56; shift += 8 {
+		var count [257]int
+		for _, x := range src {
+			count[(x>>shift)&0xFF+1]++
+		}
+		for i := 1; i < 257; i++ {
+			count[i] += count[i-1]
+		}
+		for _, x := range src {
+			b := (x >> shift) & 0xFF
+			dst[count[b]] = x
+			count[b]++
+		}
+		src, dst = dst, src
+	}
+	return src
 }

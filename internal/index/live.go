@@ -239,6 +239,7 @@ func (j *Job) Add(rel string, data []byte, ok bool) {
 	if of.flags == flagText {
 		gs := gramSets.Get().(*gramSet)
 		of.tris = slices.Clone(gs.of(data))
+		slices.Sort(of.tris)
 		gramSets.Put(gs)
 	}
 	j.items[rel] = of

@@ -23,8 +23,8 @@ type gramSet struct {
 	list []uint32
 }
 
-// of returns the distinct folded trigrams of data, sorted. The slice is
-// reused by the next call.
+// of returns the distinct folded trigrams of data, in no order. The slice
+// is reused by the next call.
 func (s *gramSet) of(data []byte) []uint32 {
 	if s.seen == nil {
 		s.seen = make([]uint64, 1<<24/64)
@@ -47,7 +47,6 @@ func (s *gramSet) of(data []byte) []uint32 {
 		}
 	}
 	s.list = list
-	slices.Sort(list)
 	return list
 }
 
