@@ -5,11 +5,11 @@ package engine
 import (
 	"fmt"
 	"os"
-	"runtime"
-	"syscall"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
