@@ -29,7 +29,7 @@ const pairsPerSegment = 1 << 21
 type Index struct {
 	paths []string // sorted
 	flags []uint8
-	post  postings
+	segs  []postings // by increasing id ranges
 	// Bytes is the content indexed (text files), Files the files listed.
 	Bytes int64
 	Files int
@@ -37,7 +37,11 @@ type Index struct {
 
 // Size is the memory held by ix, in bytes (an estimate of the strings').
 func (ix *Index) Size() int64 {
-	n := ix.post.size() + int64(cap(ix.flags)) + int64(cap(ix.paths))*16
+	n := int64(cap(ix.flags))
+	for i := range ix.segs {
+		n += ix.segs[i].size()
+	}
+	n += int64(cap(ix.paths)) * 16
 	for _, p := range ix.paths {
 		n += int64(len(p))
 	}
@@ -118,30 +122,28 @@ func (b *Builder) Size() int64 {
 // Finish returns the index of the files added.
 func (b *Builder) Finish() *Index {
 	b.flush()
-	ix := &Index{paths: slices.Clip(b.paths), flags: slices.Clip(b.flags), Bytes: b.bytes, Files: len(b.paths)}
-	if len(b.segs) > 0 {
-		ix.post = merge(b.segs)
-	}
+	ix := &Index{paths: slices.Clip(b.paths), flags: slices.Clip(b.flags), segs: slices.Clip(b.segs),
+		Bytes: b.bytes, Files: len(b.paths)}
 	b.segs, b.pairs, b.tmp, b.gs = nil, nil, nil, gramSet{}
 	return ix
 }
 
 // sortPairs sorts pairs (trigram<<32 | id) by trigram, keeping the order of
 // the ids of one trigram (they were added in increasing order): an LSD radix
-// sort on the trigram's three bytes, with tmp (as long as pairs) as
-// scratch. It returns the sorted pairs, in pairs or in tmp.
+// sort in two passes of 12 bits, with tmp (as long as pairs) as scratch.
 func sortPairs(pairs, tmp []uint64) []uint64 {
 	src, dst := pairs, tmp
-	for shift := uint(32); shift < 56; shift += 8 {
-		var count [257]int
+	var count [1<<12 + 1]int
+	for shift := uint(32); shift < 56; shift += 12 {
+		clear(count[:])
 		for _, x := range src {
-			count[(x>>shift)&0xFF+1]++
+			count[(x>>shift)&0xFFF+1]++
 		}
-		for i := 1; i < 257; i++ {
+		for i := 1; i < len(count); i++ {
 			count[i] += count[i-1]
 		}
 		for _, x := range src {
-			b := (x >> shift) & 0xFF
+			b := (x >> shift) & 0xFFF
 			dst[count[b]] = x
 			count[b]++
 		}

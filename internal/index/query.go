@@ -69,7 +69,9 @@ func (q Query) eval(ix *Index) bitset {
 		var out bitset
 		for _, t := range q.tris {
 			b := newBitset(n)
-			decodeInto(ix.post.list(t), b)
+			for i := range ix.segs {
+				decodeInto(ix.segs[i].list(t), b)
+			}
 			if out == nil {
 				out = b
 			} else {

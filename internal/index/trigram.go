@@ -19,7 +19,7 @@ var fold = func() (t [256]byte) {
 // gramSet collects the distinct trigrams of a buffer. The zero value is
 // ready; it holds a bitmap of every trigram (2 MiB) once used.
 type gramSet struct {
-	seen []uint64
+	seen *[1 << 18]uint64
 	list []uint32
 }
 
@@ -27,7 +27,7 @@ type gramSet struct {
 // is reused by the next call.
 func (s *gramSet) of(data []byte) []uint32 {
 	if s.seen == nil {
-		s.seen = make([]uint64, 1<<24/64)
+		s.seen = new([1 << 18]uint64)
 	}
 	for _, t := range s.list {
 		s.seen[t>>6] = 0
