@@ -389,6 +389,16 @@ func (gi *grepIndexes) build(r *indexedRoot, tok *cancel.Token, yield bool) erro
 		gi.failed(r, reason, reason == idxTooLarge)
 		return err
 	}
+	// The root's events up to now, before installing: a root that went
+	// away while its files were read is not installed.
+	if _, err := scanCache().Current(r.key, tok, live); err != nil {
+		j.Abort()
+		if fresh {
+			remove()
+		}
+		gi.failed(r, "", false)
+		return err
+	}
 	j.Install(ix)
 	d := time.Since(t0)
 	gi.mu.Lock()

@@ -132,3 +132,181 @@ func TestIndexedGrepChurn(t *testing.T) {
 		t.Fatalf("the index neither re-read nor skipped anything: %+v", st)
 	}
 }
+
+// tree writes n small files under a new temporary root and returns it.
+func tree(t *testing.T, n int) string {
+	t.Helper()
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	for i := range n {
+		path := filepath.Join(root, fmt.Sprintf("d%d/f%03d.txt", i%5, i))
+		mustDo(t, os.MkdirAll(filepath.Dir(path), 0o755))
+		mustDo(t, os.WriteFile(path, []byte(fmt.Sprintf("alpha %d\nbeta %d\n", i, i)), 0o644))
+	}
+	return root
+}
+
+// waitBuilder waits until no builder goroutine runs.
+func waitBuilder(t *testing.T) {
+	t.Helper()
+	for i := 0; ; i++ {
+		indexes.mu.Lock()
+		b := indexes.building
+		indexes.mu.Unlock()
+		if !b {
+			return
+		}
+		if i > 20000 {
+			t.Fatal("the builder did not end")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// liveRoots returns the number of roots with a live index.
+func liveRoots() int { return IndexStats().Roots }
+
+func TestIndexBuiltAfterTwoGrepsInTheBackground(t *testing.T) {
+	p := indexPolicy{capMem: 64 << 20}
+	useIndex(t, &p)
+	root := tree(t, 50)
+	o := GrepOptions{Pattern: "alpha 7", Path: root}
+	Grep(o, nil)
+	waitBuilder(t)
+	if liveRoots() != 0 {
+		t.Fatal("indexed after one grep")
+	}
+	Grep(o, nil)
+	waitBuilder(t)
+	if liveRoots() != 1 {
+		t.Fatalf("not indexed after two greps: %+v", IndexStats())
+	}
+	compareIndexed(t, "background", root, p)
+}
+
+func TestIndexBuildCancelled(t *testing.T) {
+	p := indexPolicy{eager: true, capMem: 64 << 20}
+	useIndex(t, &p)
+	root := tree(t, 300)
+	// The eager build runs in the call: an abort flag that trips after a
+	// while stops it mid-way.
+	n := 0
+	o := GrepOptions{Pattern: "alpha 7", Path: root}
+	o.Aborted = func() bool { n++; return n > 150 }
+	if _, err := Grep(o, nil); err == nil || err.Error() != "Aborted: Signal" {
+		t.Fatalf("cancelled build: %v", err)
+	}
+	if liveRoots() != 0 {
+		t.Fatal("a cancelled build left an index")
+	}
+	// A timeout during a query on a live index.
+	compareIndexed(t, "after a cancelled build", root, p)
+	o.Aborted = nil
+	o.TimeoutMs = new(int64)
+	*o.TimeoutMs = 0
+	if _, err := Grep(o, nil); err == nil || err.Error() != "Aborted: Timeout" {
+		t.Fatalf("timeout: %v", err)
+	}
+	n = 0
+	o.TimeoutMs = nil
+	o.Aborted = func() bool { n++; return n > 3 }
+	if _, err := Grep(o, nil); err == nil || err.Error() != "Aborted: Signal" {
+		t.Fatalf("cancelled query: %v", err)
+	}
+	compareIndexed(t, "after cancelled queries", root, p)
+}
+
+// holdBuilder keeps the background builder waiting (as for a foreground
+// call) until the returned function is called.
+func holdBuilder() func() {
+	indexes.active.Add(1)
+	return func() { indexes.active.Add(-1) }
+}
+
+func TestIndexRootRemovedWhileBuilding(t *testing.T) {
+	p := indexPolicy{capMem: 64 << 20}
+	useIndex(t, &p)
+	root := tree(t, 100)
+	o := GrepOptions{Pattern: "alpha 7", Path: root}
+	Grep(o, nil)
+	release := holdBuilder()
+	Grep(o, nil) // queues the build, which waits
+	mustDo(t, os.RemoveAll(root))
+	release()
+	waitBuilder(t)
+	if liveRoots() != 0 {
+		t.Fatalf("an index of a removed root: %+v", IndexStats())
+	}
+	if _, err := Grep(o, nil); err == nil {
+		t.Fatal("grep of a removed root answered")
+	}
+}
+
+func TestIndexDroppedWithTheCache(t *testing.T) {
+	p := indexPolicy{capMem: 64 << 20}
+	useIndex(t, &p)
+	root := tree(t, 100)
+	o := GrepOptions{Pattern: "alpha 7", Path: root}
+	Grep(o, nil)
+	release := holdBuilder()
+	Grep(o, nil)
+	InvalidateAll() // while the build waits: it must stop
+	release()
+	waitBuilder(t)
+	if liveRoots() != 0 {
+		t.Fatalf("an index survived InvalidateAll: %+v", IndexStats())
+	}
+	// Built again, then dropped with the cache.
+	Grep(o, nil)
+	Grep(o, nil)
+	waitBuilder(t)
+	if liveRoots() != 1 {
+		t.Fatalf("not rebuilt: %+v", IndexStats())
+	}
+	InvalidateAll()
+	if liveRoots() != 0 {
+		t.Fatal("an index survived InvalidateAll")
+	}
+	compareIndexed2(t, o)
+}
+
+// compareIndexed2 compares one grep with and without the indexes.
+func compareIndexed2(t *testing.T, o GrepOptions) {
+	t.Helper()
+	gi := indexes
+	with, errW := Grep(o, nil)
+	set(nil)
+	without, errWO := Grep(o, nil)
+	indexes = gi
+	if fmt.Sprint(errW) != fmt.Sprint(errWO) || !reflect.DeepEqual(with, without) {
+		t.Fatalf("%+v:\nindexed   %+v (%v)\nunindexed %+v (%v)", o, with, errW, without, errWO)
+	}
+}
+
+func TestIndexMemoryCap(t *testing.T) {
+	// An index alone over the cap is not built, for good.
+	p := indexPolicy{eager: true, capMem: 2 << 10}
+	useIndex(t, &p)
+	root := tree(t, 200)
+	o := GrepOptions{Pattern: "alpha 7", Path: root}
+	compareIndexed2(t, o)
+	st := IndexStats()
+	if st.Roots != 0 || st.FallbackRoots[root] != idxTooLarge {
+		t.Fatalf("a root over the cap: %+v", st)
+	}
+	// Two roots that fit one at a time: the least recently used goes.
+	a, b := tree(t, 50), tree(t, 50)
+	p = indexPolicy{eager: true, capMem: 1 << 20}
+	set(&p)
+	Grep(GrepOptions{Pattern: "alpha 7", Path: a}, nil)
+	one := IndexStats().IndexBytes
+	p.capMem = one + one/2
+	set(&p)
+	Grep(GrepOptions{Pattern: "alpha 7", Path: a}, nil)
+	Grep(GrepOptions{Pattern: "alpha 7", Path: b}, nil)
+	st = IndexStats()
+	if st.Roots != 1 || st.Fallbacks[idxEvicted] != 1 || st.IndexBytes > p.capMem {
+		t.Fatalf("past the cap: %+v", st)
+	}
+	compareIndexed2(t, GrepOptions{Pattern: "alpha 7", Path: a})
+	compareIndexed2(t, GrepOptions{Pattern: "alpha 7", Path: b})
+}
