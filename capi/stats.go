@@ -52,6 +52,7 @@ type grepIndexJSON struct {
 	CandidatesPerQuery float64           `json:"candidatesPerQuery"`
 	Skipped            int64             `json:"skipped"`
 	Reindexed          int64             `json:"reindexed"`
+	Restored           int64             `json:"restored"`
 	Fallbacks          map[string]int64  `json:"fallbacks"`
 	FallbackRoots      map[string]string `json:"fallbackRoots"`
 }
@@ -66,7 +67,7 @@ func grepIndexStats() grepIndexJSON {
 		Bytes: s.Bytes, IndexBytes: s.IndexBytes, CapBytes: s.CapBytes, Builds: s.Builds,
 		BuildFailures: s.BuildFailures, BuildMs: float64(s.BuildTime.Microseconds()) / 1000,
 		LastBuildMs: float64(s.LastBuildTime.Microseconds()) / 1000, Queries: s.Queries,
-		Candidates: s.Candidates, CandidatesPerQuery: per, Skipped: s.Skipped, Reindexed: s.Reindexed,
+		Candidates: s.Candidates, CandidatesPerQuery: per, Skipped: s.Skipped, Reindexed: s.Reindexed, Restored: s.Restored,
 		Fallbacks: s.Fallbacks, FallbackRoots: s.FallbackRoots}
 }
 

@@ -351,6 +351,8 @@ export interface GrepIndexStats {
   candidatesPerQuery: number
   skipped: number
   reindexed: number
+  /** Files re-read whose content hash was their entry's (an identical rewrite), brought back without re-indexing. */
+  restored: number
   /** Greps or roots an index could not serve, by reason: "no_trigram", "not_watched", "too_large", "evicted", "error", or the watcher's ("overflow", "watch_limit", "root_gone", "closed", ...). */
   fallbacks: Record<string, number>
   /** Roots not indexed for good, with the reason. */

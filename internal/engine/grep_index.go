@@ -587,6 +587,9 @@ type GrepIndexStats struct {
 	// they searched, Skipped the files the index ruled out, Reindexed the
 	// files read again to bring their entries up to date.
 	Queries, Candidates, Skipped, Reindexed int64
+	// Restored counts the files re-read whose content hash was their
+	// entry's (an identical rewrite): brought back without re-indexing.
+	Restored int64
 	// Fallbacks counts, by reason, the greps or roots the index could not
 	// serve; FallbackRoots maps the roots not indexed for good to why.
 	Fallbacks     map[string]int64
@@ -623,6 +626,7 @@ func IndexStats() GrepIndexStats {
 		s.Files += ls.Files
 		s.Bytes += ls.Bytes
 		s.IndexBytes += ls.Size
+		s.Restored += ls.Restored
 	}
 	for k, v := range gi.st.fallbacks {
 		s.Fallbacks[k] = v

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"slices"
 	"unicode/utf8"
+
+	"github.com/cespare/xxhash/v2"
 )
 
 // File flags.
@@ -29,7 +31,10 @@ const pairsPerSegment = 1 << 21
 type Index struct {
 	paths []string // sorted
 	flags []uint8
-	segs  []postings // by increasing id ranges
+	// sums are the xxhash of each read file's content: an identical
+	// rewrite brings the file's entry back without reading its trigrams.
+	sums []uint64
+	segs []postings // by increasing id ranges
 	// Bytes is the content indexed (text files), Files the files listed.
 	Bytes int64
 	Files int
@@ -37,7 +42,7 @@ type Index struct {
 
 // Size is the memory held by ix, in bytes (an estimate of the strings').
 func (ix *Index) Size() int64 {
-	n := int64(cap(ix.flags))
+	n := int64(cap(ix.flags)) + int64(cap(ix.sums))*8
 	for i := range ix.segs {
 		n += ix.segs[i].size()
 	}
@@ -61,6 +66,7 @@ func (ix *Index) find(path string) int {
 type Builder struct {
 	paths []string
 	flags []uint8
+	sums  []uint64
 	pairs []uint64
 	tmp   []uint64 // sortPairs' scratch
 	segs  []postings
@@ -77,6 +83,11 @@ func (b *Builder) Add(path string, data []byte, ok bool) {
 	id := uint32(len(b.paths))
 	b.paths = append(b.paths, path)
 	f := classify(path, data, ok)
+	var sum uint64
+	if f != 0 {
+		sum = xxhash.Sum64(data)
+	}
+	b.sums = append(b.sums, sum)
 	if f == flagText {
 		b.bytes += int64(len(data))
 		for _, t := range b.gs.of(data) {
@@ -122,9 +133,9 @@ func (b *Builder) Size() int64 {
 // Finish returns the index of the files added.
 func (b *Builder) Finish() *Index {
 	b.flush()
-	ix := &Index{paths: slices.Clip(b.paths), flags: slices.Clip(b.flags), segs: slices.Clip(b.segs),
+	ix := &Index{paths: slices.Clip(b.paths), flags: slices.Clip(b.flags), sums: slices.Clip(b.sums), segs: slices.Clip(b.segs),
 		Bytes: b.bytes, Files: len(b.paths)}
-	b.segs, b.pairs, b.tmp, b.gs = nil, nil, nil, gramSet{}
+	b.segs, b.pairs, b.tmp, b.gs, b.sums = nil, nil, nil, gramSet{}, nil
 	return ix
 }
 

@@ -106,6 +106,16 @@ func TestLiveEvents(t *testing.T) {
 	j.Add("a/y.txt", []byte("hello now"), true)
 	j.Commit()
 	check(map[string]Decision{"a/y.txt": Search}, false)
+	// An identical rewrite brings the base entry back, unread.
+	l.Events("/r", []watch.Event{{Dir: "/r/a", Name: "x.txt", Content: true}})
+	check(map[string]Decision{"a/x.txt": Fresh}, false)
+	j = l.Begin()
+	j.Add("a/x.txt", []byte("hello world"), true)
+	j.Commit()
+	check(map[string]Decision{"a/x.txt": Search}, false)
+	if st := l.Stats(); st.Restored != 1 || st.Overlay != 1 {
+		t.Fatalf("identical rewrite: %+v", st)
+	}
 	// A directory event drops everything under it.
 	l.Events("/r", []watch.Event{{Dir: "/r", Name: "a", IsDir: true}})
 	check(map[string]Decision{"a/y.txt": Fresh, "a/x.txt": Fresh, "b.txt": Skip}, false)

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/cespare/xxhash/v2"
 	"github.com/fscache/fscache/internal/watch"
 )
 
@@ -44,6 +45,10 @@ const (
 type overFile struct {
 	flags uint8
 	tris  []uint32
+	// sum is the content's xxhash; same says that the content is the
+	// base entry's (tris not read): Commit brings that entry back.
+	sum  uint64
+	same bool
 }
 
 // Live is a root's index kept current from its watcher's events.
@@ -58,6 +63,7 @@ type Live struct {
 	overSize int64
 	jobs     map[*Job]struct{}
 	lost     string
+	st       struct{ restored int64 }
 }
 
 // NewLive returns an empty Live for the root directory root (absolute,
@@ -236,7 +242,18 @@ var gramSets = sync.Pool{New: func() any { return new(gramSet) }}
 // it could not be read), to be installed by Commit.
 func (j *Job) Add(rel string, data []byte, ok bool) {
 	of := &overFile{flags: classify(rel, data, ok)}
-	if of.flags == flagText {
+	if of.flags != 0 {
+		of.sum = xxhash.Sum64(data)
+		l := j.l
+		l.mu.Lock()
+		if l.base != nil {
+			if id := l.base.find(rel); id >= 0 && l.base.flags[id] == of.flags && l.base.sums[id] == of.sum {
+				of.same = true // an identical rewrite: no re-index
+			}
+		}
+		l.mu.Unlock()
+	}
+	if of.flags == flagText && !of.same {
 		gs := gramSets.Get().(*gramSet)
 		of.tris = slices.Clone(gs.of(data))
 		slices.Sort(of.tris)
@@ -258,6 +275,20 @@ func (j *Job) Commit() {
 	for rel, of := range j.items {
 		if j.touched(rel) {
 			continue
+		}
+		if of.same {
+			// The base entry holds this content, unless Install replaced
+			// the base since Add: checked again.
+			if id := l.base.find(rel); id >= 0 && l.base.sums[id] == of.sum && l.base.flags[id] == of.flags {
+				l.stale.clear(uint32(id))
+				if old := l.over[rel]; old != nil {
+					l.overSize -= old.size()
+					delete(l.over, rel)
+				}
+				l.st.restored++
+				continue
+			}
+			continue // the base changed meanwhile: left Fresh
 		}
 		if old := l.over[rel]; old != nil {
 			l.overSize -= old.size()
@@ -332,13 +363,16 @@ type LiveStats struct {
 	Files          int
 	Bytes, Size    int64
 	Stale, Overlay int
+	// Restored counts the entries brought back by an identical rewrite
+	// (same content hash) without reading their trigrams.
+	Restored int64
 }
 
 // Stats returns the Live's figures now.
 func (l *Live) Stats() LiveStats {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	s := LiveStats{Overlay: len(l.over), Size: l.overSize}
+	s := LiveStats{Overlay: len(l.over), Size: l.overSize, Restored: l.st.restored}
 	if l.base != nil {
 		s.Files, s.Bytes = l.base.Files, l.base.Bytes
 		s.Size += l.base.Size() + int64(cap(l.stale))*8
