@@ -252,6 +252,9 @@ func (g *grepper) viaIndex(root string, key scancache.Key) (bool, error) {
 			if err := gi.reindex(live, root, fresh, g.tok); err != nil {
 				return true, err
 			}
+			if ls := live.Stats(); ls.Overlay > max(reindexMax, ls.Files/16) {
+				gi.enqueue(r) // the overlay is large: fold it into a new base
+			}
 			if plan = live.Plan(q, fwm); plan == nil {
 				gi.drop(r, live, "")
 				return false, nil
