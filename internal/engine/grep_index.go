@@ -298,11 +298,12 @@ func (gi *grepIndexes) reindex(live *index.Live, root string, files []*walk.Entr
 			j.Abort()
 			return err
 		}
-		data, ok := readFile(root+"/"+f.FSPath(), (*buf)[:0])
+		abs := root + "/" + f.FSPath()
+		data, ok := readFile(abs, (*buf)[:0])
 		if cap(data) > cap(*buf) {
 			*buf = data[:0]
 		}
-		j.Add(f.Path, data, ok && f.FSPath() == f.Path)
+		j.Add(f.Path, data, ok && f.FSPath() == f.Path, fileMeta(abs))
 	}
 	j.Commit()
 	gi.mu.Lock()
@@ -454,11 +455,12 @@ func (gi *grepIndexes) read(r *indexedRoot, live *index.Live, snap *scancache.Sn
 			continue // out of order: left to grep (Fresh)
 		}
 		prev = e.Path
-		data, ok := readFile(root+"/"+e.FSPath(), buf[:0])
+		abs := root + "/" + e.FSPath()
+		data, ok := readFile(abs, buf[:0])
 		if cap(data) > cap(buf) {
 			buf = data[:0]
 		}
-		b.Add(e.Path, data, ok && e.FSPath() == e.Path)
+		b.Add(e.Path, data, ok && e.FSPath() == e.Path, fileMeta(abs))
 		if b.Size() > gi.policy.capMem {
 			return nil, errTooLarge
 		}

@@ -122,6 +122,10 @@ func TestIndexedGrepChurn(t *testing.T) {
 		{"unreadable", func() { mustDo(t, os.Chmod(filepath.Join(root, "d3/f07.txt"), 0)) }},
 		{"binary becomes text", func() { w("bin.dat", "alpha beta text now") }},
 		{"text becomes binary", func() { w("d0/f08.txt", "alpha\x00") }},
+		{"hard link made in the tree", func() {
+			mustDo(t, os.Link(filepath.Join(root, "d0/g03.go"), filepath.Join(root, "d9/link.go")))
+		}},
+		{"write through the new link", func() { w("d9/link.go", "package p // omega nowhere_token via link\n") }},
 		{"ignore file", func() { w(".ignore", "d1/\n") }},
 	}
 	for _, s := range steps {

@@ -34,6 +34,9 @@ type Index struct {
 	// sums are the xxhash of each read file's content: an identical
 	// rewrite brings the file's entry back without reading its trigrams.
 	sums []uint64
+	// inos are the files' inode numbers (0: unknown), to find the other
+	// names of a file that gains a hard link.
+	inos []uint64
 	segs []postings // by increasing id ranges
 	// Bytes is the content indexed (text files), Files the files listed.
 	Bytes int64
@@ -42,7 +45,7 @@ type Index struct {
 
 // Size is the memory held by ix, in bytes (an estimate of the strings').
 func (ix *Index) Size() int64 {
-	n := int64(cap(ix.flags)) + int64(cap(ix.sums))*8
+	n := int64(cap(ix.flags)) + int64(cap(ix.sums))*8 + int64(cap(ix.inos))*8
 	for i := range ix.segs {
 		n += ix.segs[i].size()
 	}
@@ -67,6 +70,7 @@ type Builder struct {
 	paths []string
 	flags []uint8
 	sums  []uint64
+	inos  []uint64
 	pairs []uint64
 	tmp   []uint64 // sortPairs' scratch
 	segs  []postings
@@ -75,14 +79,25 @@ type Builder struct {
 	size  int64 // of the segments so far
 }
 
+// Meta is what the index needs to know of a file beside its content.
+type Meta struct {
+	// Ino is the file's inode number (0: unknown).
+	Ino uint64
+	// Links is its hard link count. A file with more than one is never
+	// indexed: a write through another name is reported in that name's
+	// directory only.
+	Links uint64
+}
+
 // Add records the file path (its content data when ok; !ok: it could not
 // be read, and is left to grep). Paths must come in increasing order; a
 // path that is not valid UTF-8 is recorded as unread (grep names files by
-// their displayed path, which differs).
-func (b *Builder) Add(path string, data []byte, ok bool) {
+// their displayed path, which differs), and so is a file with hard links.
+func (b *Builder) Add(path string, data []byte, ok bool, m Meta) {
 	id := uint32(len(b.paths))
 	b.paths = append(b.paths, path)
-	f := classify(path, data, ok)
+	b.inos = append(b.inos, m.Ino)
+	f := classify(path, data, ok && m.Links <= 1)
 	var sum uint64
 	if f != 0 {
 		sum = xxhash.Sum64(data)
@@ -133,9 +148,10 @@ func (b *Builder) Size() int64 {
 // Finish returns the index of the files added.
 func (b *Builder) Finish() *Index {
 	b.flush()
-	ix := &Index{paths: slices.Clip(b.paths), flags: slices.Clip(b.flags), sums: slices.Clip(b.sums), segs: slices.Clip(b.segs),
+	ix := &Index{paths: slices.Clip(b.paths), flags: slices.Clip(b.flags), sums: slices.Clip(b.sums),
+		inos: slices.Clip(b.inos), segs: slices.Clip(b.segs),
 		Bytes: b.bytes, Files: len(b.paths)}
-	b.segs, b.pairs, b.tmp, b.gs, b.sums = nil, nil, nil, gramSet{}, nil
+	b.segs, b.pairs, b.tmp, b.gs, b.sums, b.inos = nil, nil, nil, gramSet{}, nil, nil
 	return ix
 }
 

@@ -38,7 +38,7 @@ func TestPlanNeverSkipsAMatch(t *testing.T) {
 			sb.WriteString(fmt.Sprint(rng.Intn(1000)))
 		}
 		files[p] = sb.String()
-		b.Add(p, []byte(files[p]), true)
+		b.Add(p, []byte(files[p]), true, Meta{})
 	}
 	l := NewLive("/r")
 	j := l.Begin()
@@ -78,10 +78,10 @@ func sortStrings(s []string) {
 
 func TestLiveEvents(t *testing.T) {
 	var b Builder
-	b.Add("a/x.txt", []byte("hello world"), true)
-	b.Add("a/y.txt", []byte("nothing"), true)
-	b.Add("b.txt", []byte("bin\x00hello"), true)
-	b.Add("c.txt", nil, false)
+	b.Add("a/x.txt", []byte("hello world"), true, Meta{})
+	b.Add("a/y.txt", []byte("nothing"), true, Meta{})
+	b.Add("b.txt", []byte("bin\x00hello"), true, Meta{})
+	b.Add("c.txt", nil, false, Meta{})
 	l := NewLive("/r")
 	l.Begin().Install(b.Finish())
 	q := need(t, "hello", false)
@@ -98,19 +98,19 @@ func TestLiveEvents(t *testing.T) {
 	check(map[string]Decision{"b.txt": Search}, true)
 	// A write to a/y.txt while a job reads it: not installed.
 	j := l.Begin()
-	j.Add("a/y.txt", []byte("hello now"), true)
+	j.Add("a/y.txt", []byte("hello now"), true, Meta{})
 	l.Events("/r", []watch.Event{{Dir: "/r/a", Name: "y.txt", Content: true}})
 	j.Commit()
 	check(map[string]Decision{"a/y.txt": Fresh}, false)
 	j = l.Begin()
-	j.Add("a/y.txt", []byte("hello now"), true)
+	j.Add("a/y.txt", []byte("hello now"), true, Meta{})
 	j.Commit()
 	check(map[string]Decision{"a/y.txt": Search}, false)
 	// An identical rewrite brings the base entry back, unread.
 	l.Events("/r", []watch.Event{{Dir: "/r/a", Name: "x.txt", Content: true}})
 	check(map[string]Decision{"a/x.txt": Fresh}, false)
 	j = l.Begin()
-	j.Add("a/x.txt", []byte("hello world"), true)
+	j.Add("a/x.txt", []byte("hello world"), true, Meta{})
 	j.Commit()
 	check(map[string]Decision{"a/x.txt": Search}, false)
 	if st := l.Stats(); st.Restored != 1 || st.Overlay != 1 {

@@ -49,6 +49,9 @@ type overFile struct {
 	// base entry's (tris not read): Commit brings that entry back.
 	sum  uint64
 	same bool
+	ino  uint64
+	// linked: the file has other names (hard links).
+	linked bool
 }
 
 // Live is a root's index kept current from its watcher's events.
@@ -239,9 +242,11 @@ func (j *Job) touched(rel string) bool {
 var gramSets = sync.Pool{New: func() any { return new(gramSet) }}
 
 // Add records the content of the file rel, read after Begin (ok false:
-// it could not be read), to be installed by Commit.
-func (j *Job) Add(rel string, data []byte, ok bool) {
-	of := &overFile{flags: classify(rel, data, ok)}
+// it could not be read), to be installed by Commit. A file with hard links
+// is recorded as not indexed, and Commit drops the entries of its other
+// names (writes through this name were not reported in their directories).
+func (j *Job) Add(rel string, data []byte, ok bool, m Meta) {
+	of := &overFile{flags: classify(rel, data, ok && m.Links <= 1), ino: m.Ino, linked: m.Links > 1}
 	if of.flags != 0 {
 		of.sum = xxhash.Sum64(data)
 		l := j.l
@@ -273,6 +278,9 @@ func (j *Job) Commit() {
 		return
 	}
 	for rel, of := range j.items {
+		if of.linked && of.ino != 0 {
+			l.dropIno(of.ino, rel)
+		}
 		if j.touched(rel) {
 			continue
 		}
@@ -297,6 +305,22 @@ func (j *Job) Commit() {
 		l.overSize += of.size()
 		if id := l.base.find(rel); id >= 0 {
 			l.stale.set(uint32(id)) // the overlay has the current entry
+		}
+	}
+}
+
+// dropIno drops the entries of the files with inode ino but the name rel.
+// l.mu held.
+func (l *Live) dropIno(ino uint64, rel string) {
+	for i, x := range l.base.inos {
+		if x == ino && l.base.paths[i] != rel {
+			l.stale.set(uint32(i))
+		}
+	}
+	for p, of := range l.over {
+		if of.ino == ino && p != rel {
+			l.overSize -= of.size()
+			delete(l.over, p)
 		}
 	}
 }
