@@ -314,3 +314,26 @@ func TestIndexMemoryCap(t *testing.T) {
 	compareIndexed2(t, GrepOptions{Pattern: "alpha 7", Path: a})
 	compareIndexed2(t, GrepOptions{Pattern: "alpha 7", Path: b})
 }
+
+func TestIndexBuilderYieldsToForegroundCalls(t *testing.T) {
+	p := indexPolicy{capMem: 64 << 20}
+	useIndex(t, &p)
+	root := tree(t, 100)
+	o := GrepOptions{Pattern: "alpha 7", Path: root}
+	Grep(o, nil)
+	release := holdBuilder() // a foreground call in flight
+	Grep(o, nil)             // queues the build
+	for range 50 {
+		time.Sleep(time.Millisecond) // every chance to run, were it not waiting
+		if liveRoots() != 0 {
+			release()
+			t.Fatal("the builder built while a foreground call ran")
+		}
+	}
+	compareIndexed2(t, o) // answered meanwhile, without the index
+	release()
+	waitBuilder(t)
+	if liveRoots() != 1 {
+		t.Fatalf("not built once the foreground was idle: %+v", IndexStats())
+	}
+}
