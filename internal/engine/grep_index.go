@@ -51,6 +51,9 @@ const (
 	// yieldPoll: how often a yielding builder looks for the foreground to
 	// be idle.
 	yieldPoll = time.Millisecond
+	// maxNoted: roots remembered before the ones grepped long ago are
+	// forgotten.
+	maxNoted = 256
 	// drainEvery: files between two drains of the root's events by a
 	// builder, so that it hears early of a root that went away.
 	drainEvery = 512
@@ -163,6 +166,14 @@ func (gi *grepIndexes) note(key scancache.Key, now time.Time) (r *indexedRoot, b
 	defer gi.mu.Unlock()
 	r = gi.roots[key]
 	if r == nil {
+		if len(gi.roots) >= maxNoted {
+			// Forget the roots grepped once, long ago.
+			for k, o := range gi.roots {
+				if o.live == nil && !o.queued && o.noIndex == "" && now.Sub(o.lastGrep) > indexWindow {
+					delete(gi.roots, k)
+				}
+			}
+		}
 		r = &indexedRoot{key: key}
 		gi.roots[key] = r
 		if !gi.policy.eager {
