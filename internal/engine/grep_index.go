@@ -183,7 +183,11 @@ func (gi *grepIndexes) note(key scancache.Key, now time.Time) (r *indexedRoot, b
 	}
 	again := gi.policy.eager || now.Sub(r.lastGrep) <= indexWindow
 	r.lastGrep, r.lastUse = now, now
-	return r, again && r.live == nil && !r.queued && r.noIndex == ""
+	build = again && r.live == nil && !r.queued && r.noIndex == ""
+	if build && gi.policy.eager {
+		r.queued = true // built by this call: not by a concurrent one too
+	}
+	return r, build
 }
 
 // viaIndex runs the search of the directory root (scan key key) with the
@@ -198,7 +202,11 @@ func (g *grepper) viaIndex(root string, key scancache.Key) (bool, error) {
 	r, build := gi.note(key, time.Now())
 	if build {
 		if gi.policy.eager {
-			if err := gi.build(r, g.tok, false); err != nil && g.tok.Err() != nil {
+			err := gi.build(r, g.tok, false)
+			gi.mu.Lock()
+			r.queued = false
+			gi.mu.Unlock()
+			if err != nil && g.tok.Err() != nil {
 				return true, err
 			}
 		} else {
