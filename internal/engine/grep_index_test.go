@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"sync"
 	"testing"
 	"time"
 
@@ -335,5 +336,47 @@ func TestIndexBuilderYieldsToForegroundCalls(t *testing.T) {
 	waitBuilder(t)
 	if liveRoots() != 1 {
 		t.Fatalf("not built once the foreground was idle: %+v", IndexStats())
+	}
+}
+
+// TestIndexConcurrentChurn greps from several goroutines while files change
+// and the index is built and rebuilt in the background (for the race
+// detector), then checks that the answers, once the writes stop, are those
+// of an unindexed grep.
+func TestIndexConcurrentChurn(t *testing.T) {
+	p := indexPolicy{capMem: 64 << 20}
+	useIndex(t, &p)
+	root := tree(t, 120)
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	for g := range 3 {
+		wg.Go(func() {
+			for i := 0; ; i++ {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				mode := []GrepMode{ModeContent, ModeCount, ModeFilesWithMatches}[(g+i)%3]
+				if _, err := Grep(GrepOptions{Pattern: "alpha 1|beta 2", Path: root, Mode: mode}, nil); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	for i := range 200 {
+		path := filepath.Join(root, fmt.Sprintf("d%d/f%03d.txt", i%5, (i*7)%120))
+		mustDo(t, os.WriteFile(path, []byte(fmt.Sprintf("alpha %d\nbeta %d\n", i*3, i)), 0o644))
+		if i%50 == 0 {
+			mustDo(t, os.MkdirAll(filepath.Join(root, fmt.Sprintf("n%d", i)), 0o755))
+			mustDo(t, os.WriteFile(filepath.Join(root, fmt.Sprintf("n%d/x.txt", i)), []byte("alpha 1\n"), 0o644))
+		}
+	}
+	close(done)
+	wg.Wait()
+	waitBuilder(t)
+	for _, o := range grepCases(root) {
+		compareIndexed2(t, o)
 	}
 }
