@@ -347,6 +347,14 @@ func TestIndexConcurrentChurn(t *testing.T) {
 	p := indexPolicy{capMem: 64 << 20}
 	useIndex(t, &p)
 	root := tree(t, 120)
+	o := GrepOptions{Pattern: "alpha 1|beta 2", Path: root}
+	Grep(o, nil)
+	Grep(o, nil)
+	waitBuilder(t)
+	if liveRoots() != 1 {
+		t.Fatal("not indexed")
+	}
+	before := IndexStats()
 	done := make(chan struct{})
 	var wg sync.WaitGroup
 	for g := range 3 {
@@ -376,6 +384,9 @@ func TestIndexConcurrentChurn(t *testing.T) {
 	close(done)
 	wg.Wait()
 	waitBuilder(t)
+	if st := IndexStats(); st.Queries == before.Queries || st.Reindexed == before.Reindexed {
+		t.Fatalf("the index served no grep during the churn: %+v", st)
+	}
 	for _, o := range grepCases(root) {
 		compareIndexed2(t, o)
 	}
