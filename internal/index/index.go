@@ -13,9 +13,10 @@ const (
 	// flagText: the file was read and its trigrams are in the postings.
 	flagText uint8 = 1 << iota
 	// flagBinary: the file was read and holds a NUL byte in its first
-	// BinaryPrefix bytes; its trigrams are not kept. Grep's content and
-	// count modes search it and find nothing; filesWithMatches searches
-	// it.
+	// BinaryPrefix bytes; its trigrams are kept in a Bloom filter
+	// (bloom.go), not in the posting lists. Grep's content and count modes
+	// search it and find nothing; filesWithMatches searches it unless the
+	// filter rules it out.
 	flagBinary
 )
 
@@ -37,7 +38,9 @@ type Index struct {
 	// inos are the files' inode numbers (0: unknown), to find the other
 	// names of a file that gains a hard link.
 	inos []uint64
-	segs []postings // by increasing id ranges
+	// blooms are the trigram filters of the binary files, by id.
+	blooms map[uint32]bloom
+	segs   []postings // by increasing id ranges
 	// Bytes is the content indexed (text files), Files the files listed.
 	Bytes int64
 	Files int
@@ -46,6 +49,9 @@ type Index struct {
 // Size is the memory held by ix, in bytes (an estimate of the strings').
 func (ix *Index) Size() int64 {
 	n := int64(cap(ix.flags)) + int64(cap(ix.sums))*8 + int64(cap(ix.inos))*8
+	for _, b := range ix.blooms {
+		n += int64(cap(b))*8 + 48
+	}
 	for i := range ix.segs {
 		n += ix.segs[i].size()
 	}
@@ -67,16 +73,18 @@ func (ix *Index) find(path string) int {
 
 // Builder makes an Index from files given in path order.
 type Builder struct {
-	paths []string
-	flags []uint8
-	sums  []uint64
-	inos  []uint64
-	pairs []uint64
-	tmp   []uint64 // sortPairs' scratch
-	segs  []postings
-	gs    gramSet
-	bytes int64
-	size  int64 // of the segments so far
+	paths  []string
+	flags  []uint8
+	sums   []uint64
+	inos   []uint64
+	blooms map[uint32]bloom
+	bsize  int64 // of the blooms
+	pairs  []uint64
+	tmp    []uint64 // sortPairs' scratch
+	segs   []postings
+	gs     gramSet
+	bytes  int64
+	size   int64 // of the segments so far
 }
 
 // Meta is what the index needs to know of a file beside its content.
@@ -103,6 +111,14 @@ func (b *Builder) Add(path string, data []byte, ok bool, m Meta) {
 		sum = xxhash.Sum64(data)
 	}
 	b.sums = append(b.sums, sum)
+	if f == flagBinary {
+		if b.blooms == nil {
+			b.blooms = map[uint32]bloom{}
+		}
+		bl := newBloom(b.gs.of(data))
+		b.blooms[id] = bl
+		b.bsize += int64(cap(bl))*8 + 48
+	}
 	if f == flagText {
 		b.bytes += int64(len(data))
 		for _, t := range b.gs.of(data) {
@@ -142,16 +158,16 @@ func classify(path string, data []byte, ok bool) uint8 {
 
 // Size estimates the memory the finished index will hold.
 func (b *Builder) Size() int64 {
-	return b.size + int64(len(b.pairs))*5/4 + int64(len(b.paths))*40
+	return b.size + b.bsize + int64(len(b.pairs))*5/4 + int64(len(b.paths))*40
 }
 
 // Finish returns the index of the files added.
 func (b *Builder) Finish() *Index {
 	b.flush()
 	ix := &Index{paths: slices.Clip(b.paths), flags: slices.Clip(b.flags), sums: slices.Clip(b.sums),
-		inos: slices.Clip(b.inos), segs: slices.Clip(b.segs),
+		inos: slices.Clip(b.inos), blooms: b.blooms, segs: slices.Clip(b.segs),
 		Bytes: b.bytes, Files: len(b.paths)}
-	b.segs, b.pairs, b.tmp, b.gs, b.sums, b.inos = nil, nil, nil, gramSet{}, nil, nil
+	b.segs, b.pairs, b.tmp, b.gs, b.sums, b.inos, b.blooms = nil, nil, nil, gramSet{}, nil, nil, nil
 	return ix
 }
 

@@ -96,6 +96,10 @@ func TestLiveEvents(t *testing.T) {
 	}
 	check(map[string]Decision{"a/x.txt": Search, "a/y.txt": Skip, "b.txt": Skip, "c.txt": Search, "new": Fresh}, false)
 	check(map[string]Decision{"b.txt": Search}, true)
+	q2 := need(t, "nothing", false)
+	if d := l.Plan(q2, true).Decide("b.txt"); d != Skip {
+		t.Errorf("a binary file without the literal, filesWithMatches: %d", d)
+	}
 	// A write to a/y.txt while a job reads it: not installed.
 	j := l.Begin()
 	j.Add("a/y.txt", []byte("hello now"), true, Meta{})
@@ -122,5 +126,21 @@ func TestLiveEvents(t *testing.T) {
 	l.Lost("overflow")
 	if l.Plan(q, false) != nil {
 		t.Fatal("a lost Live answered")
+	}
+}
+
+func TestBloomHoldsEveryMember(t *testing.T) {
+	rng := rand.New(rand.NewSource(2))
+	for n := range 300 {
+		tris := make([]uint32, n)
+		for i := range tris {
+			tris[i] = uint32(rng.Intn(1 << 24))
+		}
+		b := newBloom(tris)
+		for _, x := range tris {
+			if !b.has(x) {
+				t.Fatalf("%d trigrams: %06x missing", n, x)
+			}
+		}
 	}
 }

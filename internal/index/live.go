@@ -52,6 +52,7 @@ type overFile struct {
 	ino  uint64
 	// linked: the file has other names (hard links).
 	linked bool
+	bloom  bloom // a binary file's trigrams
 }
 
 // Live is a root's index kept current from its watcher's events.
@@ -180,7 +181,7 @@ func (l *Live) touch(rel string, dir bool) {
 	}
 }
 
-func (of *overFile) size() int64 { return int64(cap(of.tris))*4 + 64 }
+func (of *overFile) size() int64 { return int64(cap(of.tris))*4 + int64(cap(of.bloom))*8 + 64 }
 
 // under reports whether the relative path p is dir or lies below it.
 func under(p, dir string) bool {
@@ -258,10 +259,14 @@ func (j *Job) Add(rel string, data []byte, ok bool, m Meta) {
 		}
 		l.mu.Unlock()
 	}
-	if of.flags == flagText && !of.same {
+	if of.flags != 0 && !of.same {
 		gs := gramSets.Get().(*gramSet)
-		of.tris = slices.Clone(gs.of(data))
-		slices.Sort(of.tris)
+		if of.flags == flagText {
+			of.tris = slices.Clone(gs.of(data))
+			slices.Sort(of.tris)
+		} else {
+			of.bloom = newBloom(gs.of(data))
+		}
 		gramSets.Put(gs)
 	}
 	j.items[rel] = of
@@ -412,6 +417,7 @@ type Plan struct {
 	match bitset // nil: every text file of base may match
 	over  map[string]Decision
 	fwm   bool
+	q     Query
 	cur   int
 	prev  string
 }
@@ -426,9 +432,14 @@ func (l *Live) Plan(q Query, filesWithMatches bool) *Plan {
 		return nil
 	}
 	p := &Plan{base: l.base, stale: slices.Clone(l.stale), over: make(map[string]Decision, len(l.over)),
-		fwm: filesWithMatches}
+		fwm: filesWithMatches, q: q}
 	for rel, of := range l.over {
-		p.over[rel] = p.decide(of.flags, func() bool { return q.match(of.tris) })
+		p.over[rel] = p.decide(of.flags, func() bool {
+			if of.flags == flagBinary {
+				return q.mayBloom(of.bloom)
+			}
+			return q.match(of.tris)
+		})
 	}
 	l.mu.Unlock()
 	p.match = q.eval(p.base)
@@ -439,7 +450,7 @@ func (p *Plan) decide(flags uint8, may func() bool) Decision {
 	switch {
 	case flags == flagText && !may():
 		return Skip
-	case flags == flagBinary && !p.fwm:
+	case flags == flagBinary && (!p.fwm || !may()):
 		return Skip
 	}
 	return Search
@@ -472,7 +483,12 @@ func (p *Plan) Decide(rel string) Decision {
 	if p.stale.has(id) {
 		return Fresh
 	}
-	return p.decide(p.base.flags[id], func() bool { return p.match == nil || p.match.has(id) })
+	return p.decide(p.base.flags[id], func() bool {
+		if p.base.flags[id] == flagBinary {
+			return p.q.mayBloom(p.base.blooms[id])
+		}
+		return p.match == nil || p.match.has(id)
+	})
 }
 
 func sortSearch(ps []string, rel string) int {
