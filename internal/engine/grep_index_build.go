@@ -127,7 +127,14 @@ var errTooLarge = errors.New("index larger than FS_GREP_INDEX_MB")
 
 // read reads the files of snap into a new index.
 func (gi *grepIndexes) read(r *indexedRoot, live *index.Live, snap *scancache.Snapshot, tok *cancel.Token, yield bool) (*index.Index, error) {
-	var b index.Builder
+	// wait holds the build while any call runs (between files, and every
+	// fraction of a millisecond of work inside one).
+	wait := func() {
+		for yield && gi.active.Load() > 0 && !r.stop.Load() {
+			time.Sleep(yieldPoll)
+		}
+	}
+	b := index.Builder{Pause: wait}
 	buf := make([]byte, 0, 64<<10)
 	root := r.key.Root
 	prev := ""
@@ -144,9 +151,7 @@ func (gi *grepIndexes) read(r *indexedRoot, live *index.Live, snap *scancache.Sn
 				return nil, err
 			}
 		}
-		for yield && gi.active.Load() > 0 && !r.stop.Load() {
-			time.Sleep(yieldPoll)
-		}
+		wait()
 		if r.stop.Load() || live.LostReason() != "" {
 			return nil, errStopped
 		}

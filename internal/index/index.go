@@ -73,6 +73,11 @@ func (ix *Index) find(path string) int {
 
 // Builder makes an Index from files given in path order.
 type Builder struct {
+	// Pause, when set, is called between steps of well under a
+	// millisecond of work: the builder waits there while the process has
+	// more urgent work.
+	Pause func()
+
 	paths  []string
 	flags  []uint8
 	sums   []uint64
@@ -115,13 +120,13 @@ func (b *Builder) Add(path string, data []byte, ok bool, m Meta) {
 		if b.blooms == nil {
 			b.blooms = map[uint32]bloom{}
 		}
-		bl := newBloom(b.gs.of(data))
+		bl := newBloom(b.gs.ofPaused(data, b.Pause))
 		b.blooms[id] = bl
 		b.bsize += int64(cap(bl))*8 + 48
 	}
 	if f == flagText {
 		b.bytes += int64(len(data))
-		for _, t := range b.gs.of(data) {
+		for _, t := range b.gs.ofPaused(data, b.Pause) {
 			b.pairs = append(b.pairs, uint64(t)<<32|uint64(id))
 		}
 		if len(b.pairs) >= pairsPerSegment {
@@ -138,7 +143,7 @@ func (b *Builder) flush() {
 	if cap(b.tmp) < len(b.pairs) {
 		b.tmp = make([]uint64, len(b.pairs), cap(b.pairs))
 	}
-	s := fromPairs(sortPairs(b.pairs, b.tmp[:len(b.pairs)]))
+	s := fromPairs(sortPairs(b.pairs, b.tmp[:len(b.pairs)], b.Pause), b.Pause)
 	b.segs = append(b.segs, s)
 	b.size += s.size()
 	b.pairs = b.pairs[:0]
@@ -174,23 +179,39 @@ func (b *Builder) Finish() *Index {
 // sortPairs sorts pairs (trigram<<32 | id) by trigram, keeping the order of
 // the ids of one trigram (they were added in increasing order): an LSD radix
 // sort in two passes of 12 bits, with tmp (as long as pairs) as scratch.
-func sortPairs(pairs, tmp []uint64) []uint64 {
+func sortPairs(pairs, tmp []uint64, pause func()) []uint64 {
 	src, dst := pairs, tmp
 	var count [1<<12 + 1]int
 	for shift := uint(32); shift < 56; shift += 12 {
 		clear(count[:])
-		for _, x := range src {
-			count[(x>>shift)&0xFFF+1]++
+		for lo := 0; lo < len(src); lo += pausePairs {
+			for _, x := range src[lo:min(len(src), lo+pausePairs)] {
+				count[(x>>shift)&0xFFF+1]++
+			}
+			pauseIf(pause)
 		}
 		for i := 1; i < len(count); i++ {
 			count[i] += count[i-1]
 		}
-		for _, x := range src {
-			b := (x >> shift) & 0xFFF
-			dst[count[b]] = x
-			count[b]++
+		for lo := 0; lo < len(src); lo += pausePairs {
+			for _, x := range src[lo:min(len(src), lo+pausePairs)] {
+				b := (x >> shift) & 0xFFF
+				dst[count[b]] = x
+				count[b]++
+			}
+			pauseIf(pause)
 		}
 		src, dst = dst, src
 	}
 	return src
+}
+
+// pausePairs is how many pairs sortPairs and fromPairs handle between two
+// calls of their pause function.
+const pausePairs = 1 << 17
+
+func pauseIf(pause func()) {
+	if pause != nil {
+		pause()
+	}
 }

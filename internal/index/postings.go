@@ -81,12 +81,16 @@ func (e *encoder) done() postings {
 	return p
 }
 
-// fromPairs encodes pairs (trigram<<32 | id), sorted.
-func fromPairs(pairs []uint64) postings {
+// fromPairs encodes pairs (trigram<<32 | id), sorted, calling pause (when
+// not nil) every pausePairs pairs.
+func fromPairs(pairs []uint64, pause func()) postings {
 	var e encoder
 	e.p.blob = make([]byte, 0, len(pairs)+len(pairs)/4)
 	var prev uint64 = ^uint64(0)
-	for _, x := range pairs {
+	for i, x := range pairs {
+		if i%pausePairs == pausePairs-1 {
+			pauseIf(pause)
+		}
 		if x == prev {
 			continue
 		}

@@ -23,9 +23,17 @@ type gramSet struct {
 	list []uint32
 }
 
+// pauseBytes is how much data of returns at most between two calls of
+// its pause function (well under a millisecond of work).
+const pauseBytes = 256 << 10
+
 // of returns the distinct folded trigrams of data, in no order. The slice
 // is reused by the next call.
-func (s *gramSet) of(data []byte) []uint32 {
+func (s *gramSet) of(data []byte) []uint32 { return s.ofPaused(data, nil) }
+
+// ofPaused is of, calling pause (when not nil) after every pauseBytes of
+// data.
+func (s *gramSet) ofPaused(data []byte, pause func()) []uint32 {
 	if s.seen == nil {
 		s.seen = new([1 << 18]uint64)
 	}
@@ -38,12 +46,19 @@ func (s *gramSet) of(data []byte) []uint32 {
 	}
 	seen, list := s.seen, s.list
 	t := uint32(fold[data[0]])<<8 | uint32(fold[data[1]])
-	for _, c := range data[2:] {
-		t = (t<<8 | uint32(fold[c])) & 0xFFFFFF
-		w, m := t>>6, uint64(1)<<(t&63)
-		if seen[w]&m == 0 {
-			seen[w] |= m
-			list = append(list, t)
+	for rest := data[2:]; len(rest) > 0; {
+		chunk := rest[:min(len(rest), pauseBytes)]
+		rest = rest[len(chunk):]
+		for _, c := range chunk {
+			t = (t<<8 | uint32(fold[c])) & 0xFFFFFF
+			w, m := t>>6, uint64(1)<<(t&63)
+			if seen[w]&m == 0 {
+				seen[w] |= m
+				list = append(list, t)
+			}
+		}
+		if pause != nil && len(rest) > 0 {
+			pause()
 		}
 	}
 	s.list = list
