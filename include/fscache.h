@@ -262,8 +262,15 @@ void fscache_invalidate(const char *path_or_null);
  * "symlinks_followed", "error"), fallbackRoots ({root: reason} for roots
  * kept on the TTL policy), hits, eventsApplied, refreshes, refreshEntries,
  * refreshMs (targeted refreshes: count, entries read, time), fullScans,
- * fullScanEntries, fullScanMs (scans of a whole root). Runs on the calling
- * thread; it takes the cache's lock briefly.
+ * fullScanEntries, fullScanMs (scans of a whole root), and grepIndex,
+ * grep's content indexes: enabled (FS_GREP_INDEX), roots, building, files,
+ * bytes (text indexed), indexBytes, capBytes (FS_GREP_INDEX_MB), builds,
+ * buildFailures, buildMs, lastBuildMs, queries (greps served), candidates,
+ * candidatesPerQuery (files those searched), skipped (files ruled out),
+ * reindexed, restored, fallbacks ({reason: count}: "no_trigram",
+ * "not_watched", "too_large", "evicted", "error" or a watcher's reason) and
+ * fallbackRoots. Runs on the calling thread; it takes the cache's lock
+ * briefly.
  */
 char *fscache_cache_stats(void);
 

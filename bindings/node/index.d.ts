@@ -326,6 +326,42 @@ export interface CacheStats {
   fullScans: number
   fullScanEntries: number
   fullScanMs: number
+  /** grep's content indexes (see the README's "Indexed grep"). */
+  grepIndex: GrepIndexStats
+}
+
+/**
+ * Statistics of grep's content indexes, the `grepIndex` member of
+ * {@link CacheStats}. (fscache only; not in pi-natives.)
+ */
+export interface GrepIndexStats {
+  /** Whether indexing is on (FS_GREP_INDEX is not "0"). */
+  enabled: boolean
+  /** Roots with a live index; roots queued or being built. */
+  roots: number
+  building: number
+  /** Files listed and text bytes indexed; memory held by the indexes and its cap (FS_GREP_INDEX_MB). */
+  files: number
+  bytes: number
+  indexBytes: number
+  capBytes: number
+  /** Builds done and abandoned; their total time and the latest's. */
+  builds: number
+  buildFailures: number
+  buildMs: number
+  lastBuildMs: number
+  /** Greps served by an index; files they searched (in all, and per grep); files ruled out; files read again to bring their entries up to date. */
+  queries: number
+  candidates: number
+  candidatesPerQuery: number
+  skipped: number
+  reindexed: number
+  /** Files re-read whose content hash was their entry's (an identical rewrite), brought back without re-indexing. */
+  restored: number
+  /** Greps or roots an index could not serve, by reason: "no_trigram", "not_watched", "too_large", "evicted", "error", or the watcher's ("overflow", "watch_limit", "root_gone", "closed", ...). */
+  fallbacks: Record<string, number>
+  /** Roots not indexed for good, with the reason. */
+  fallbackRoots: Record<string, string>
 }
 
 /** Statistics of the scan cache. Synchronous. (fscache only; not in pi-natives.) */

@@ -117,10 +117,20 @@ func scanCache() *scancache.Cache {
 // against the working directory, and a path that no longer exists still
 // invalidates (its parent is canonicalised). An empty path is the working
 // directory.
-func Invalidate(path string) { scanCache().Invalidate(path) }
+func Invalidate(path string) {
+	scanCache().Invalidate(path)
+	if gi := grepIndex(); gi != nil {
+		gi.invalidate(path)
+	}
+}
 
-// InvalidateAll drops every cached scan.
-func InvalidateAll() { scanCache().InvalidateAll() }
+// InvalidateAll drops every cached scan, and with them grep's indexes.
+func InvalidateAll() {
+	scanCache().InvalidateAll()
+	if gi := grepIndex(); gi != nil {
+		gi.dropAll()
+	}
+}
 
 // resolveDir resolves a search path against the working directory and
 // canonicalises it; it must be an existing directory.

@@ -40,6 +40,7 @@ type FuzzyFindResult struct {
 // FuzzyFind scores every entry under o.Path (links followed, node_modules
 // skipped) against o.Query for autocomplete.
 func FuzzyFind(o FuzzyFindOptions) (res FuzzyFindResult, err error) {
+	defer foreground()()
 	tok, root, err := start(o.Cancel, o.Path)
 	if err != nil {
 		return res, err

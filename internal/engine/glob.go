@@ -54,6 +54,7 @@ type GlobResult struct {
 // matches are delivered after the walk, in path order, before the sort and
 // cap. An error from onMatch stops the call.
 func Glob(o GlobOptions, onMatch func(GlobMatch) error) (res GlobResult, err error) {
+	defer foreground()()
 	sel, err := GlobSelect(o, onMatch)
 	if err != nil {
 		return res, err

@@ -165,6 +165,7 @@ func (g *grepper) searchFailed(err error, display string) bool {
 // matching o.Pattern. onMatch, when not nil, receives every final match in
 // order before Grep returns; its error stops the call.
 func Grep(o GrepOptions, onMatch func(GrepMatch) error) (res GrepResult, err error) {
+	defer foreground()()
 	tok := o.Cancel.token()
 	if err := tok.Err(); err != nil {
 		return res, asError(err)
@@ -267,6 +268,9 @@ func (g *grepper) searchDir(abs string) error {
 	skipNM := g.o.Glob == "" || !strings.Contains(g.o.Glob, "node_modules")
 	key := scancache.Key{Root: root, Hidden: orTrue(g.o.Hidden), Gitignore: orTrue(g.o.Gitignore),
 		SkipNodeModules: skipNM}
+	if done, err := g.viaIndex(root, key); done {
+		return err // served by the content index (grep_index.go)
+	}
 	if !g.o.Cache {
 		// A scan (sorted, so one directory's files are adjacent), then
 		// the files searched by directory runs as for a cached scan:

@@ -58,6 +58,7 @@ const (
 // pruned, links not followed). Unlike the other operations its errors read
 // like pi-natives 18.2's ("Native directory scan failed for <path>: ...").
 func ListWorkspace(o ListWorkspaceOptions) (res ListWorkspaceResult, err error) {
+	defer foreground()()
 	res.AgentsMdFiles = []string{}
 	// The root is checked before the cancellation, as 18.2.3 does.
 	tok := o.Cancel.token()

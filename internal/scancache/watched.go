@@ -43,6 +43,9 @@ type rootWatch struct {
 	// drained while a partition is being walked are replayed on it once
 	// it is stored.
 	fills map[*fillLog]struct{}
+	// listeners receive the root's events (listen.go).
+	listeners map[Listener]struct{}
+	why       string // why it closed, for the listeners
 }
 
 type fillLog struct{ events []watch.Event }
@@ -181,6 +184,7 @@ func (c *Cache) dropRoot(rw *rootWatch, reason string, sticky bool) {
 			delete(c.entries, k)
 		}
 	}
+	rw.why = reason
 	c.closeRoot(rw)
 }
 
@@ -190,6 +194,7 @@ func (c *Cache) closeRoot(rw *rootWatch) {
 		return
 	}
 	rw.closed = true
+	c.lostRoot(rw)
 	// Closing a descriptor with thousands of watches makes the kernel tear
 	// each one down: off the caller's path and out of the lock. The
 	// goroutine ends with the close; rw.closed keeps everyone else away.
@@ -237,6 +242,9 @@ func (c *Cache) syncRoot(rw *rootWatch) {
 		}
 	}
 	c.st.eventsApplied += int64(len(events))
+	for l := range rw.listeners {
+		l.Events(rw.root, events)
+	}
 	for l := range rw.fills {
 		l.events = append(l.events, events...)
 	}
