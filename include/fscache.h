@@ -127,7 +127,7 @@
  *                          watching, [watchOff], fallbacks, fallbackRoots,
  *                          hits, eventsApplied, refreshes, refreshEntries,
  *                          refreshMs, fullScans, fullScanEntries,
- *                          fullScanMs}
+ *                          fullScanMs, grepIndex}
  *   (capi's TestResultLayout checks every kind against this list.)
  *
  * Callbacks: `on_match` may be NULL. When it is not, it is called once per
