@@ -32,8 +32,8 @@ type cacheStatsJSON struct {
 	FullScanMs      float64           `json:"fullScanMs"`
 }
 
-//export fscache_cache_stats
-func fscache_cache_stats() (out *C.char) {
+//export fscache_go_cache_stats
+func fscache_go_cache_stats() (out *C.char) {
 	defer fence(&out)
 	s := core.CacheStats()
 	b, err := json.Marshal(cacheStatsJSON{
