@@ -17,14 +17,20 @@ SIGNALS_BUN_DIR  := $(FSCACHE_CACHE)/bun-$(SIGNALS_BUN_OLD)
 SIGNALS_BUN      := $(SIGNALS_BUN_DIR)/node_modules/.bin/bun
 SIGNALS_TIMEOUT  ?= 60
 
-TEST_EXTRA += test-signals-js
+TEST_EXTRA += test-signals-c test-signals-js
 
-.PHONY: test-signals-js
+.PHONY: test-signals-c test-signals-js
 
 # The library is built from C files too (the exported wrappers and the
 # signal code); the top Makefile's GO_SRC lists only Go files.
 CAPI_C_SRC := $(wildcard capi/*.c capi/*.h) include/fscache.h
 $(LIB) $(ARM64_LIB) $(WIN_DLL): $(CAPI_C_SRC)
+
+$(SIGNALS_TEST): capi/ctest/signals_test.c include/fscache.h $(LIB)
+	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -Iinclude -o $@ $< -ldl -lpthread
+
+test-signals-c: $(SIGNALS_TEST)
+	./$(SIGNALS_TEST) $(abspath $(LIB))
 
 # npm installs the bun package with its platform binary (an optional
 # dependency); the package's bin runs it.
