@@ -34,38 +34,38 @@
 #define OPT(p) ((char *)(p))
 #define FLAG(p) ((int32_t *)(p))
 
-char *fscache_glob(const char *options_json, fscache_match_fn on_match, void *ctx,
+FSCACHE_EXPORT char *fscache_glob(const char *options_json, fscache_match_fn on_match, void *ctx,
                    const volatile int32_t *cancel) {
 	CALL(char *, fscache_go_glob(OPT(options_json), on_match, ctx, FLAG(cancel)));
 }
 
-char *fscache_fuzzy_find(const char *options_json, const volatile int32_t *cancel) {
+FSCACHE_EXPORT char *fscache_fuzzy_find(const char *options_json, const volatile int32_t *cancel) {
 	CALL(char *, fscache_go_fuzzy_find(OPT(options_json), FLAG(cancel)));
 }
 
-char *fscache_grep(const char *options_json, fscache_match_fn on_match, void *ctx,
+FSCACHE_EXPORT char *fscache_grep(const char *options_json, fscache_match_fn on_match, void *ctx,
                    const volatile int32_t *cancel) {
 	CALL(char *, fscache_go_grep(OPT(options_json), on_match, ctx, FLAG(cancel)));
 }
 
-char *fscache_list_workspace(const char *options_json, const volatile int32_t *cancel) {
+FSCACHE_EXPORT char *fscache_list_workspace(const char *options_json, const volatile int32_t *cancel) {
 	CALL(char *, fscache_go_list_workspace(OPT(options_json), FLAG(cancel)));
 }
 
-void fscache_invalidate(const char *path_or_null) { CALL_VOID(fscache_go_invalidate(OPT(path_or_null))); }
+FSCACHE_EXPORT void fscache_invalidate(const char *path_or_null) { CALL_VOID(fscache_go_invalidate(OPT(path_or_null))); }
 
-char *fscache_cache_stats(void) { CALL(char *, fscache_go_cache_stats()); }
+FSCACHE_EXPORT char *fscache_cache_stats(void) { CALL(char *, fscache_go_cache_stats()); }
 
-void fscache_free(char *p) {
+FSCACHE_EXPORT void fscache_free(char *p) {
 	if (p != NULL) {
 		CALL_VOID(fscache_go_free(p));
 	}
 }
 
-const char *fscache_version(void) { CALL(const char *, fscache_go_version()); }
+FSCACHE_EXPORT const char *fscache_version(void) { CALL(const char *, fscache_go_version()); }
 
-int64_t fscache_debug_goroutines(void) { CALL(int64_t, fscache_go_debug_goroutines()); }
-int64_t fscache_debug_goroutines_total(void) { CALL(int64_t, fscache_go_debug_goroutines_total()); }
-int64_t fscache_debug_cache_entries(void) { CALL(int64_t, fscache_go_debug_cache_entries()); }
-int64_t fscache_debug_cache_max_entries(void) { CALL(int64_t, fscache_go_debug_cache_max_entries()); }
-char *fscache_debug_goroutine_stacks(void) { CALL(char *, fscache_go_debug_goroutine_stacks()); }
+FSCACHE_EXPORT int64_t fscache_debug_goroutines(void) { CALL(int64_t, fscache_go_debug_goroutines()); }
+FSCACHE_EXPORT int64_t fscache_debug_goroutines_total(void) { CALL(int64_t, fscache_go_debug_goroutines_total()); }
+FSCACHE_EXPORT int64_t fscache_debug_cache_entries(void) { CALL(int64_t, fscache_go_debug_cache_entries()); }
+FSCACHE_EXPORT int64_t fscache_debug_cache_max_entries(void) { CALL(int64_t, fscache_go_debug_cache_max_entries()); }
+FSCACHE_EXPORT char *fscache_debug_goroutine_stacks(void) { CALL(char *, fscache_go_debug_goroutine_stacks()); }

@@ -7,8 +7,16 @@
 
 #include "fscache.h"
 
-/* Internal to the library: not exported from the shared object. */
+/* FSCACHE_INTERNAL: internal to the library, not exported from the shared
+ * object. FSCACHE_EXPORT: a function of the C ABI (on Windows the DLL
+ * exports only what is marked, as it does cgo's exports). */
+#ifdef _WIN32
+#define FSCACHE_INTERNAL
+#define FSCACHE_EXPORT __declspec(dllexport)
+#else
 #define FSCACHE_INTERNAL __attribute__((visibility("hidden")))
+#define FSCACHE_EXPORT
+#endif
 
 #ifndef _WIN32
 #include <signal.h>
