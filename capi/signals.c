@@ -47,7 +47,9 @@
  *    thread with that mask. fscache_signals_after_go, an unprioritized
  *    constructor in an object that comes after go.o (the Go linker passes
  *    go.o first to the host linker), restores the handlers and the loading
- *    thread's mask. minitSignalMask still unblocks on every Go thread what
+ *    thread's mask. The built library's .init_array (Go 1.26, GNU ld) reads:
+ *    fscache_signals_before_go, frame_dummy (crtbeginS.o),
+ *    _rt0_amd64_linux_lib (go.o), fscache_signals_after_go. minitSignalMask still unblocks on every Go thread what
  *    Go needs (SIGURG for preemption, and the signals blockableSig refuses:
  *    sigtable's _SigUnblock), so Go loses nothing. Blocking every blockable
  *    asynchronous signal, not only those with a handler at load time, also

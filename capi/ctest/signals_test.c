@@ -18,7 +18,7 @@
  *      thread (pthread_kill to the calling thread, kill() and sigqueue() to
  *      the process), every handler runs on a host thread, on that thread's
  *      own stack and not on its alternate stack, never with the interrupted
- *      program counter inside the library (a call's Go code); queued
+ *      program counter in the library's Go code; queued
  *      signals are each handled once; a signal raised inside on_match is
  *      handled at once (the callback runs with the caller's mask).
  * Exits non-zero on any failed check; prints the figures. */
@@ -107,10 +107,11 @@ static int is_host_tid(pid_t tid) {
 
 /* ----------------------------------------------------------------- handler */
 
-/* The library's executable segments: a program counter there when a
- * signal arrives means the thread was running the library's code. */
-static uintptr_t lib_text_lo[4], lib_text_hi[4];
-static int lib_text_n;
+/* The library's Go code, runtime.text to runtime.etext: a program counter
+ * there when a signal arrives means the thread was running Go code (the
+ * C wrappers and the on_match trampoline, which switch masks, lie
+ * outside). */
+static uintptr_t go_text_lo, go_text_hi;
 
 #define SIG_CB (SIGRTMIN + 6) /* raised by on_match on its own thread */
 #define SIG_Q (SIGRTMIN + 5)  /* queued to the process: counted exactly */
@@ -119,7 +120,7 @@ static _Atomic long handled[NSIGS];
 static _Atomic long foreign_thread; /* ran on a thread the host did not create */
 static _Atomic long off_stack;      /* not on the thread's own stack */
 static _Atomic long on_altstack;    /* on the alternate stack (no SA_ONSTACK) */
-static _Atomic long in_library;     /* interrupted the library's code */
+static _Atomic long in_library;     /* interrupted the library's Go code */
 static _Atomic long in_callback[NSIGS];
 
 static uintptr_t context_pc(void *ucv) {
@@ -163,10 +164,8 @@ static void on_signal(int sig, siginfo_t *si, void *uc) {
 		}
 	}
 	uintptr_t pc = context_pc(uc);
-	for (int i = 0; i < lib_text_n; i++) {
-		if (pc >= lib_text_lo[i] && pc < lib_text_hi[i]) {
-			atomic_fetch_add(&in_library, 1);
-		}
+	if (pc >= go_text_lo && pc < go_text_hi) {
+		atomic_fetch_add(&in_library, 1);
 	}
 	errno = saved;
 }
@@ -335,20 +334,39 @@ static void *sym(void *lib, const char *name) {
 	return p;
 }
 
-static int find_text(struct dl_phdr_info *info, size_t size, void *arg) {
-	(void)size;
-	if (info->dlpi_addr != (ElfW(Addr))(uintptr_t)arg) {
-		return 0;
+/* Finds runtime.text and runtime.etext in the library's symbol table
+ * (the build does not strip it) and relocates them by bias. */
+static void find_go_text(const char *path, uintptr_t bias) {
+	FILE *f = fopen(path, "rb");
+	long size;
+	unsigned char *b;
+	if (f == NULL || fseek(f, 0, SEEK_END) != 0 || (size = ftell(f)) <= 0 || fseek(f, 0, SEEK_SET) != 0 ||
+	    (b = malloc((size_t)size)) == NULL || fread(b, 1, (size_t)size, f) != (size_t)size) {
+		fprintf(stderr, "cannot read %s\n", path);
+		exit(2);
 	}
-	for (int i = 0; i < info->dlpi_phnum && lib_text_n < 4; i++) {
-		const ElfW(Phdr) *ph = &info->dlpi_phdr[i];
-		if (ph->p_type == PT_LOAD && (ph->p_flags & PF_X)) {
-			lib_text_lo[lib_text_n] = info->dlpi_addr + ph->p_vaddr;
-			lib_text_hi[lib_text_n] = info->dlpi_addr + ph->p_vaddr + ph->p_memsz;
-			lib_text_n++;
+	fclose(f);
+	const Elf64_Ehdr *eh = (const Elf64_Ehdr *)b;
+	const Elf64_Shdr *sh = (const Elf64_Shdr *)(b + eh->e_shoff);
+	for (int i = 0; i < eh->e_shnum; i++) {
+		if (sh[i].sh_type != SHT_SYMTAB) {
+			continue;
+		}
+		const Elf64_Sym *sym = (const Elf64_Sym *)(b + sh[i].sh_offset);
+		const char *names = (const char *)(b + sh[sh[i].sh_link].sh_offset);
+		for (size_t j = 0; j < sh[i].sh_size / sizeof *sym; j++) {
+			if (strcmp(names + sym[j].st_name, "runtime.text") == 0) {
+				go_text_lo = bias + sym[j].st_value;
+			} else if (strcmp(names + sym[j].st_name, "runtime.etext") == 0) {
+				go_text_hi = bias + sym[j].st_value;
+			}
 		}
 	}
-	return 1;
+	free(b);
+	if (go_text_lo == 0 || go_text_hi <= go_text_lo) {
+		fprintf(stderr, "%s: no runtime.text/runtime.etext in its symbol table (stripped?)\n", path);
+		exit(2);
+	}
 }
 
 static void load(const char *path) {
@@ -371,11 +389,7 @@ static void load(const char *path) {
 		fprintf(stderr, "dlinfo: %s\n", dlerror());
 		exit(2);
 	}
-	dl_iterate_phdr(find_text, (void *)(uintptr_t)lm->l_addr);
-	if (lib_text_n == 0) {
-		fprintf(stderr, "no executable segment found for %s\n", path);
-		exit(2);
-	}
+	find_go_text(path, (uintptr_t)lm->l_addr);
 }
 
 static char root[256];
@@ -636,7 +650,7 @@ int main(int argc, char **argv) {
 	       lib_threads, user1, atomic_load(&in_callback[SIGUSR1]), pwr, user2, winch, q, sent_q, cb,
 	       atomic_load(&callbacks));
 	printf("handlers on a library thread %ld, off the thread's stack %ld, on the alternate stack %ld, "
-	       "interrupting the library %ld\n",
+	       "interrupting Go code %ld\n",
 	       atomic_load(&foreign_thread), atomic_load(&off_stack), atomic_load(&on_altstack),
 	       atomic_load(&in_library));
 
@@ -647,7 +661,7 @@ int main(int argc, char **argv) {
 	CHECK(atomic_load(&off_stack) == 0, "%ld handlers ran off their thread's stack", atomic_load(&off_stack));
 	CHECK(atomic_load(&on_altstack) == 0, "%ld handlers without SA_ONSTACK ran on the alternate stack",
 	      atomic_load(&on_altstack));
-	CHECK(atomic_load(&in_library) == 0, "%ld handlers interrupted the library's code", atomic_load(&in_library));
+	CHECK(atomic_load(&in_library) == 0, "%ld handlers interrupted the library's Go code", atomic_load(&in_library));
 	CHECK(atomic_load(&cb_sync_failures) == 0, "%ld signals raised in on_match were not handled at once",
 	      atomic_load(&cb_sync_failures));
 	CHECK(cb == atomic_load(&callbacks) && cb > 0, "raised in on_match: %ld handled, %ld callbacks", cb,
