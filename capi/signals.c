@@ -189,7 +189,12 @@ static int set_action(int sig, const action *a) {
 static void *action_handler(const action *a) { return a->handler; }
 static unsigned long action_flags(const action *a) { return (unsigned long)a->flags; }
 static int same_mask(const action *a, const action *b) { return a->mask == b->mask; }
-static int same_restorer(const action *a, const action *b) { return a->restorer == b->restorer; }
+/* The restorer matters only with SA_RESTORER (x86-64, where libc sets it);
+ * arm64 returns through the vDSO and ignores the field. */
+#define FSCACHE_SA_RESTORER 0x04000000UL
+static int same_restorer(const action *a, const action *b) {
+	return (a->flags & FSCACHE_SA_RESTORER) == 0 || a->restorer == b->restorer;
+}
 #else
 typedef struct sigaction action;
 
