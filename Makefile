@@ -5,7 +5,7 @@
 GO      ?= go
 CC      ?= cc
 LIB     := build/libfscache.so
-GO_SRC  := $(shell find core capi -name '*.go' -not -name '*_test.go') go.mod go.sum VERSION
+GO_SRC  := $(shell find internal capi -name '*.go' -not -name '*_test.go') go.mod go.sum VERSION
 # The one version number: VERSION stamps the library (fscache_version()), the
 # npm packages and the pkg-config file. The soname's major is its first part.
 VERSION := $(shell cat VERSION)
@@ -39,7 +39,7 @@ ctest: $(CTEST)
 	./$(CTEST)
 
 vet:
-	@test -z "$$(gofmt -l core capi)" || { echo "gofmt needed:"; gofmt -l core capi; exit 1; }
+	@test -z "$$(gofmt -l .)" || { echo "gofmt needed:"; gofmt -l .; exit 1; }
 	$(GO) vet ./...
 
 gotest:
@@ -64,7 +64,7 @@ ci-extra: $(CI_EXTRA)
 # the same JS calls, alternated in one run. A long TTL keeps the cached
 # benchmarks on the cache.
 bench: build $(CONF_REF)
-	FS_SCAN_CACHE_TTL_MS=600000 $(GO) test -run '^$$' -bench . -benchmem -count 1 ./core/...
+	FS_SCAN_CACHE_TTL_MS=600000 $(GO) test -run '^$$' -bench . -benchmem -count 1 ./internal/... .
 	FSCACHE_NODE_ADDON=$(abspath $(NODE_ADDON)) $(NODE) bindings/node/bench/compare.mjs --ref $(CONF_REF)
 	@$(if $(BENCH_EXTRA),$(MAKE) --no-print-directory $(BENCH_EXTRA))
 

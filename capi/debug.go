@@ -9,7 +9,7 @@ import (
 	"bytes"
 	"runtime"
 
-	"github.com/fscache/fscache/core"
+	"github.com/fscache/fscache/internal/engine"
 )
 
 // Diagnostics for tests: the stress tests check that goroutines come back
@@ -28,12 +28,12 @@ func fscache_go_debug_goroutines_total() C.int64_t {
 
 //export fscache_go_debug_cache_entries
 func fscache_go_debug_cache_entries() C.int64_t {
-	return C.int64_t(core.DebugCacheStats().Entries)
+	return C.int64_t(engine.DebugCacheStats().Entries)
 }
 
 //export fscache_go_debug_cache_max_entries
 func fscache_go_debug_cache_max_entries() C.int64_t {
-	return C.int64_t(core.DebugCacheStats().MaxEntries)
+	return C.int64_t(engine.DebugCacheStats().MaxEntries)
 }
 
 //export fscache_go_debug_goroutine_stacks

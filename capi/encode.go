@@ -5,7 +5,7 @@ import (
 	"unicode/utf16"
 	"unicode/utf8"
 
-	"github.com/fscache/fscache/core"
+	"github.com/fscache/fscache/internal/engine"
 )
 
 // appendString appends s as a JSON string. Invalid UTF-8 bytes become
@@ -66,7 +66,7 @@ func appendRuneEscape(b []byte, r rune) []byte {
 	return append(b, '\\', 'u', hex[r>>12&0xf], hex[r>>8&0xf], hex[r>>4&0xf], hex[r&0xf])
 }
 
-func appendGlobMatch(b []byte, m core.GlobMatch) []byte {
+func appendGlobMatch(b []byte, m engine.GlobMatch) []byte {
 	b = append(b, `{"path":`...)
 	b = appendString(b, m.Path)
 	b = append(b, `,"fileType":`...)
@@ -82,20 +82,7 @@ func appendGlobMatch(b []byte, m core.GlobMatch) []byte {
 	return append(b, '}')
 }
 
-func appendGlobResult(b []byte, r core.GlobResult) []byte {
-	b = append(b, `{"matches":[`...)
-	for i, m := range r.Matches {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendGlobMatch(b, m)
-	}
-	b = append(b, `],"totalMatches":`...)
-	b = strconv.AppendInt(b, int64(r.TotalMatches), 10)
-	return append(b, '}')
-}
-
-func appendFuzzyResult(b []byte, r core.FuzzyFindResult) []byte {
+func appendFuzzyResult(b []byte, r engine.FuzzyFindResult) []byte {
 	b = append(b, `{"matches":[`...)
 	for i, m := range r.Matches {
 		if i > 0 {
@@ -114,7 +101,7 @@ func appendFuzzyResult(b []byte, r core.FuzzyFindResult) []byte {
 	return append(b, '}')
 }
 
-func appendContext(b []byte, name string, lines []core.ContextLine) []byte {
+func appendContext(b []byte, name string, lines []engine.ContextLine) []byte {
 	b = append(b, ',', '"')
 	b = append(b, name...)
 	b = append(b, `":[`...)
@@ -131,7 +118,7 @@ func appendContext(b []byte, name string, lines []core.ContextLine) []byte {
 	return append(b, ']')
 }
 
-func appendGrepMatch(b []byte, m core.GrepMatch) []byte {
+func appendGrepMatch(b []byte, m engine.GrepMatch) []byte {
 	b = append(b, `{"path":`...)
 	b = appendString(b, m.Path)
 	b = append(b, `,"lineNumber":`...)
@@ -156,9 +143,9 @@ func appendGrepMatch(b []byte, m core.GrepMatch) []byte {
 
 // grepResultSize estimates the size of r's JSON, escapes aside: the
 // buffer okEncoded writes it into.
-func grepResultSize(r *core.GrepResult) int {
+func grepResultSize(r *engine.GrepResult) int {
 	n := 160
-	r.EachMatch(func(m *core.GrepMatch) error {
+	r.EachMatch(func(m *engine.GrepMatch) error {
 		n += 64 + len(m.Path) + len(m.Line)
 		for _, c := range m.ContextBefore {
 			n += 40 + len(c.Line)
@@ -172,7 +159,7 @@ func grepResultSize(r *core.GrepResult) int {
 }
 
 // fuzzyResultSize estimates the size of r's JSON, escapes aside.
-func fuzzyResultSize(r core.FuzzyFindResult) int {
+func fuzzyResultSize(r engine.FuzzyFindResult) int {
 	n := 64
 	for i := range r.Matches {
 		n += 56 + len(r.Matches[i].Path)
@@ -180,10 +167,10 @@ func fuzzyResultSize(r core.FuzzyFindResult) int {
 	return n + n/32
 }
 
-func appendGrepResult(b []byte, r *core.GrepResult) []byte {
+func appendGrepResult(b []byte, r *engine.GrepResult) []byte {
 	b = append(b, `{"matches":[`...)
 	first := true
-	r.EachMatch(func(m *core.GrepMatch) error {
+	r.EachMatch(func(m *engine.GrepMatch) error {
 		if !first {
 			b = append(b, ',')
 		}
@@ -204,7 +191,7 @@ func appendGrepResult(b []byte, r *core.GrepResult) []byte {
 }
 
 // appendError appends the error envelope for err.
-func appendError(b []byte, code core.Code, msg string) []byte {
+func appendError(b []byte, code engine.Code, msg string) []byte {
 	b = append(b, `{"error":{"code":`...)
 	b = appendString(b, string(code))
 	b = append(b, `,"message":`...)

@@ -9,8 +9,8 @@ import (
 	"strconv"
 	"unsafe"
 
-	"github.com/fscache/fscache/core"
-	"github.com/fscache/fscache/core/walk"
+	"github.com/fscache/fscache/internal/engine"
+	"github.com/fscache/fscache/internal/walk"
 )
 
 // The glob result crosses to the caller as one C string written once: the
@@ -52,7 +52,7 @@ const (
 )
 
 // globResult encodes sel as the complete C result.
-func globResult(sel *core.GlobSelection) *C.char {
+func globResult(sel *engine.GlobSelection) *C.char {
 	n := len(sel.Index)
 	count := strconv.AppendInt(nil, int64(n), 10)
 	if n == 0 {

@@ -8,13 +8,13 @@ import "C"
 import (
 	"strconv"
 
-	"github.com/fscache/fscache/core"
+	"github.com/fscache/fscache/internal/engine"
 )
 
 // decodeListWorkspace reads ListWorkspaceOptions; maxDepth is required.
-func decodeListWorkspace(js string, flag func() bool) (core.ListWorkspaceOptions, error) {
+func decodeListWorkspace(js string, flag func() bool) (engine.ListWorkspaceOptions, error) {
 	d := newDecoder("ListWorkspaceOptions", js)
-	o := core.ListWorkspaceOptions{
+	o := engine.ListWorkspaceOptions{
 		Path:            d.str("path", true),
 		Hidden:          d.flag("hidden", false),
 		Gitignore:       d.boolean("gitignore"),
@@ -31,7 +31,7 @@ func decodeListWorkspace(js string, flag func() bool) (core.ListWorkspaceOptions
 
 // appendWorkspaceResult encodes a ListWorkspaceResult; mtimes keep their
 // fractional part (shortest round-trip form).
-func appendWorkspaceResult(b []byte, r core.ListWorkspaceResult) []byte {
+func appendWorkspaceResult(b []byte, r engine.ListWorkspaceResult) []byte {
 	b = append(b, `{"entries":[`...)
 	for i, e := range r.Entries {
 		if i > 0 {
@@ -74,7 +74,7 @@ func fscache_go_list_workspace(options *C.char, cancel *C.int32_t) (out *C.char)
 	}
 	// Off the calling thread for the same reason as offThread.
 	return result(spawn(func() ([]byte, error) {
-		r, err := core.ListWorkspace(o)
+		r, err := engine.ListWorkspace(o)
 		return appendWorkspaceResult(nil, r), err
 	})())
 }

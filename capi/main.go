@@ -1,5 +1,5 @@
 // Command capi is the C ABI of fscache, built with -buildmode=c-shared into
-// libfscache.so. It decodes JSON options, calls package core, encodes the
+// libfscache.so. It decodes JSON options, calls internal/engine, encodes the
 // result as JSON and never lets a Go panic cross into C. The contract is
 // include/fscache.h.
 package main
@@ -31,7 +31,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
-	"github.com/fscache/fscache/core"
+	"github.com/fscache/fscache/internal/engine"
 )
 
 func main() {}
@@ -41,11 +41,11 @@ func main() {}
 func result(payload []byte, err error) *C.char {
 	var b []byte
 	if err != nil {
-		code, msg := core.CodeInternal, err.Error()
-		if e, ok := err.(*core.Error); ok {
+		code, msg := engine.CodeInternal, err.Error()
+		if e, ok := err.(*engine.Error); ok {
 			code = e.Code
 		} else if _, ok := err.(optionsError); ok {
-			code = core.CodeInvalidOptions
+			code = engine.CodeInvalidOptions
 		}
 		b = appendError(make([]byte, 0, 64+len(msg)), code, msg)
 	} else {
@@ -104,7 +104,7 @@ func fence(out **C.char) {
 
 // panicError describes a recovered panic as an internal error.
 func panicError(r any) error {
-	return &core.Error{Code: core.CodeInternal, Message: fmt.Sprintf("internal error: %v\n%s", r, debug.Stack())}
+	return &engine.Error{Code: engine.CodeInternal, Message: fmt.Sprintf("internal error: %v\n%s", r, debug.Stack())}
 }
 
 // spawn runs call on a new goroutine, recovering a panic into an internal
@@ -239,8 +239,8 @@ func fscache_go_glob(options *C.char, onMatch C.fscache_match_fn, ctx unsafe.Poi
 	if err != nil {
 		return result(nil, optionsError{err})
 	}
-	return offThread(onMatch, ctx, appendGlobMatch, func(cb func(core.GlobMatch) error) (*C.char, error) {
-		sel, err := core.GlobSelect(o, cb)
+	return offThread(onMatch, ctx, appendGlobMatch, func(cb func(engine.GlobMatch) error) (*C.char, error) {
+		sel, err := engine.GlobSelect(o, cb)
 		if err != nil {
 			return nil, err
 		}
@@ -261,7 +261,7 @@ func fscache_go_fuzzy_find(options *C.char, cancel *C.int32_t) (out *C.char) {
 	}
 	// Off the calling thread for the same reason as offThread.
 	res, err := spawn(func() (*C.char, error) {
-		r, err := core.FuzzyFind(o)
+		r, err := engine.FuzzyFind(o)
 		if err != nil {
 			return nil, err
 		}
@@ -285,9 +285,9 @@ func fscache_go_grep(options *C.char, onMatch C.fscache_match_fn, ctx unsafe.Poi
 	if err != nil {
 		return result(nil, optionsError{err})
 	}
-	return offThread(onMatch, ctx, appendGrepMatch, func(cb func(core.GrepMatch) error) (*C.char, error) {
+	return offThread(onMatch, ctx, appendGrepMatch, func(cb func(engine.GrepMatch) error) (*C.char, error) {
 		o.Grouped = true // encoded from the files' matches, not copied into one slice first
-		r, err := core.Grep(o, cb)
+		r, err := engine.Grep(o, cb)
 		if err != nil {
 			return nil, err
 		}
@@ -299,10 +299,10 @@ func fscache_go_grep(options *C.char, onMatch C.fscache_match_fn, ctx unsafe.Poi
 func fscache_go_invalidate(path *C.char) {
 	defer func() { _ = recover() }()
 	if path == nil {
-		core.InvalidateAll()
+		engine.InvalidateAll()
 		return
 	}
-	core.Invalidate(C.GoString(path))
+	engine.Invalidate(C.GoString(path))
 }
 
 //export fscache_go_free

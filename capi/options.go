@@ -7,7 +7,7 @@ import (
 
 	"github.com/tidwall/gjson"
 
-	"github.com/fscache/fscache/core"
+	"github.com/fscache/fscache/internal/engine"
 )
 
 // decoder reads typed fields from one options object and records the first
@@ -129,8 +129,8 @@ func (d *decoder) uint(field string, maxVal float64) *int {
 	return &n
 }
 
-func (d *decoder) cancel(flag func() bool) core.Cancel {
-	c := core.Cancel{Aborted: flag}
+func (d *decoder) cancel(flag func() bool) engine.Cancel {
+	c := engine.Cancel{Aborted: flag}
 	if n := d.uint("timeoutMs", math.MaxInt32); n != nil {
 		ms := int64(*n)
 		c.TimeoutMs = &ms
@@ -157,9 +157,13 @@ func typeName(v gjson.Result) string {
 
 const maxU32 = math.MaxUint32
 
-func decodeGlob(js string, flag func() bool) (core.GlobOptions, error) {
+// The decoders below read the fields of schema/options.json, with their
+// types and requiredness; schema_test.go holds them to it field by field
+// (and include/fscache.h's option tables too).
+
+func decodeGlob(js string, flag func() bool) (engine.GlobOptions, error) {
 	d := newDecoder("GlobOptions", js)
-	o := core.GlobOptions{
+	o := engine.GlobOptions{
 		Pattern:            d.str("pattern", true),
 		Path:               d.str("path", true),
 		Recursive:          d.boolean("recursive"),
@@ -175,14 +179,14 @@ func decodeGlob(js string, flag func() bool) (core.GlobOptions, error) {
 		if *ft < 1 || *ft > 3 {
 			d.fail("fileType", "expected 1 (file), 2 (dir) or 3 (symlink), got %d", *ft)
 		}
-		o.FileType = core.FileType(*ft)
+		o.FileType = engine.FileType(*ft)
 	}
 	return o, d.err
 }
 
-func decodeFuzzy(js string, flag func() bool) (core.FuzzyFindOptions, error) {
+func decodeFuzzy(js string, flag func() bool) (engine.FuzzyFindOptions, error) {
 	d := newDecoder("FuzzyFindOptions", js)
-	o := core.FuzzyFindOptions{
+	o := engine.FuzzyFindOptions{
 		Query:      d.str("query", true),
 		Path:       d.str("path", true),
 		Hidden:     d.flag("hidden", false),
@@ -194,9 +198,9 @@ func decodeFuzzy(js string, flag func() bool) (core.FuzzyFindOptions, error) {
 	return o, d.err
 }
 
-func decodeGrep(js string, flag func() bool) (core.GrepOptions, error) {
+func decodeGrep(js string, flag func() bool) (engine.GrepOptions, error) {
 	d := newDecoder("GrepOptions", js)
-	o := core.GrepOptions{
+	o := engine.GrepOptions{
 		Pattern:       d.str("pattern", true),
 		Path:          d.str("path", true),
 		Glob:          d.str("glob", false),
@@ -218,11 +222,11 @@ func decodeGrep(js string, flag func() bool) (core.GrepOptions, error) {
 	}
 	switch mode := d.str("mode", false); mode {
 	case "", "content":
-		o.Mode = core.ModeContent
+		o.Mode = engine.ModeContent
 	case "count":
-		o.Mode = core.ModeCount
+		o.Mode = engine.ModeCount
 	case "filesWithMatches":
-		o.Mode = core.ModeFilesWithMatches
+		o.Mode = engine.ModeFilesWithMatches
 	default:
 		d.fail("mode", `expected "content", "count" or "filesWithMatches", got %q`, mode)
 	}

@@ -8,7 +8,7 @@ import "C"
 import (
 	"encoding/json"
 
-	"github.com/fscache/fscache/core"
+	"github.com/fscache/fscache/internal/engine"
 )
 
 // cacheStatsJSON is the JSON shape of fscache_cache_stats (camelCase, as
@@ -35,7 +35,7 @@ type cacheStatsJSON struct {
 //export fscache_go_cache_stats
 func fscache_go_cache_stats() (out *C.char) {
 	defer fence(&out)
-	s := core.CacheStats()
+	s := engine.CacheStats()
 	b, err := json.Marshal(cacheStatsJSON{
 		Entries: s.Entries, WatchedEntries: s.Watched, RootsWatched: s.RootsWatched, Watches: s.Watches,
 		Watching: s.Watching, WatchOff: s.WatchOff, Fallbacks: s.Fallbacks, FallbackRoots: s.FallbackRoots,

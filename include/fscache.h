@@ -1,6 +1,7 @@
 /*
  * fscache.h - the C ABI of fscache: cached filesystem discovery and search
- * (glob, fuzzy find, grep, scan-cache invalidation) for coding agents.
+ * for coding agents: glob, fuzzy find, grep, listWorkspace (pi-natives
+ * 18.2), scan-cache invalidation and statistics.
  *
  * Conventions shared by every function below
  * -------------------------------------------
@@ -10,19 +11,82 @@
  *
  * Options: the `options_json` argument is a JSON object whose fields are the
  *   camelCase fields of the matching TypeScript options interface of
- *   @oh-my-pi/pi-natives (GlobOptions, FuzzyFindOptions, GrepOptions), e.g.
+ *   @oh-my-pi/pi-natives (GlobOptions, FuzzyFindOptions, GrepOptions, and
+ *   18.2's ListWorkspaceOptions), e.g.
  *   {"pattern":"*.go","path":"src","maxResults":10}. `signal` is ignored here:
  *   cancellation goes through the `cancel` argument. The library only reads
  *   `options_json` during the call and keeps no pointer to it; the caller
  *   keeps ownership.
+ *   The fields, with their JSON type and "required", their default, or "-"
+ *   (absent means what the field's documentation says: the TypeScript
+ *   declarations in bindings/node/index.d.ts, or the Go package's options
+ *   structs). null is the same as absent; other fields are ignored. A
+ *   field given twice, of the wrong type, a negative number, a string
+ *   holding a NUL byte, a fileType other than 1 (file), 2 (dir) or 3
+ *   (symlink) and a mode other than "content", "count" or
+ *   "filesWithMatches" are invalid_options errors. Fractions are truncated
+ *   and larger numbers read as 4294967295 (timeoutMs: 2147483647).
+ *   (schema/options.json holds the same table; capi's tests check this one
+ *   against it.)
+ *   fscache_glob, GlobOptions:
+ *     pattern             string  required
+ *     path                string  required
+ *     fileType            number  -
+ *     recursive           bool    true
+ *     hidden              bool    false
+ *     maxResults          number  -
+ *     gitignore           bool    true
+ *     cache               bool    false
+ *     sortByMtime         bool    false
+ *     includeNodeModules  bool    -
+ *     timeoutMs           number  -
+ *   fscache_fuzzy_find, FuzzyFindOptions:
+ *     query               string  required
+ *     path                string  required
+ *     hidden              bool    false
+ *     gitignore           bool    true
+ *     cache               bool    false
+ *     maxResults          number  100
+ *     timeoutMs           number  -
+ *   fscache_grep, GrepOptions:
+ *     pattern             string  required
+ *     path                string  required
+ *     glob                string  -
+ *     type                string  -
+ *     ignoreCase          bool    false
+ *     multiline           bool    false
+ *     hidden              bool    true
+ *     gitignore           bool    true
+ *     cache               bool    false
+ *     maxCount            number  -
+ *     offset              number  0
+ *     contextBefore       number  -
+ *     contextAfter        number  -
+ *     context             number  0
+ *     maxColumns          number  -
+ *     mode                string  "content"
+ *     maxCountPerFile     number  -
+ *     timeoutMs           number  -
+ *   fscache_list_workspace, ListWorkspaceOptions:
+ *     path                string  required
+ *     maxDepth            number  required
+ *     hidden              bool    false
+ *     gitignore           bool    true
+ *     collectAgentsMd     bool    false
+ *     timeoutMs           number  -
  *
- * Results: every function returning `char *` returns a newly allocated
- *   NUL-terminated JSON document that the CALLER OWNS and must release with
- *   fscache_free() (never with free()). It is never NULL. It is one of
+ * Results: every function returning `char *` (but
+ *   fscache_debug_goroutine_stacks, which returns plain text) returns a newly
+ *   allocated NUL-terminated JSON document that the CALLER OWNS and must
+ *   release with fscache_free() (never with free()). It is NULL only when
+ *   the library could not allocate it. It is one of
  *     {"ok": <result>}
  *     {"error": {"code": "<code>", "message": "<message>"}}
- *   where <result> has the shape of GlobResult / FuzzyFindResult / GrepResult.
- *   Error codes and the start of their messages:
+ *   where <result> has the shape of GlobResult / FuzzyFindResult /
+ *   GrepResult / ListWorkspaceResult (and CacheStats for
+ *   fscache_cache_stats, which never fails).
+ *   Error codes and the start of their messages (fscache_list_workspace's
+ *   first two read "Native directory scan failed for <path>: ..." instead):
  *     path_not_found   "Path not found: <path>"
  *     not_a_directory  "Search path must be a directory: <path>"
  *     invalid_glob     "Invalid glob pattern: <detail>"
@@ -30,9 +94,41 @@
  *     timeout          "Aborted: Timeout"
  *     aborted          "Aborted: Signal"
  *     invalid_options  names the offending field (malformed JSON, wrong type,
- *                      missing `pattern`/`path`/`query`, NUL byte, ...)
+ *                      a missing required field, NUL byte, ...)
  *     internal         an unexpected failure (a recovered panic, for one);
  *                      the library stays usable
+ *
+ * Result layout: the bytes of a document are part of this ABI, not only
+ *   the JSON value: a caller may rely on them (the Node addon does). A
+ *   document is compact JSON (no space or line break outside strings);
+ *   "ok" or "error" is its only key; every object's keys come in the order
+ *   listed here ([key] marks one that may be absent; `: [T]` an array of
+ *   T). Hence a result of fscache_glob, fscache_fuzzy_find or fscache_grep
+ *   begins with exactly these 18 bytes: {"ok":{"matches":[
+ *   Documents are ASCII (other characters written as \u escapes), but for
+ *   fscache_cache_stats' (UTF-8). on_match gets GlobMatch and GrepMatch
+ *   objects of the same layout.
+ *     error               {code, message}
+ *     GlobResult          {matches: [GlobMatch], totalMatches}
+ *     GlobMatch           {path, fileType, [mtime], [size]}
+ *     FuzzyFindResult     {matches: [FuzzyFindMatch], totalMatches}
+ *     FuzzyFindMatch      {path, isDirectory, score}
+ *     GrepResult          {matches: [GrepMatch], totalMatches,
+ *                          filesWithMatches, filesSearched, [limitReached]}
+ *     GrepMatch           {path, lineNumber, line,
+ *                          [contextBefore: [ContextLine]],
+ *                          [contextAfter: [ContextLine]], [truncated],
+ *                          [matchCount]}
+ *     ContextLine         {lineNumber, line}
+ *     ListWorkspaceResult {entries: [WorkspaceEntry], agentsMdFiles,
+ *                          truncated}
+ *     WorkspaceEntry      {path, fileType, mtime, [size]}
+ *     CacheStats          {entries, watchedEntries, rootsWatched, watches,
+ *                          watching, [watchOff], fallbacks, fallbackRoots,
+ *                          hits, eventsApplied, refreshes, refreshEntries,
+ *                          refreshMs, fullScans, fullScanEntries,
+ *                          fullScanMs}
+ *   (capi's TestResultLayout checks every kind against this list.)
  *
  * Callbacks: `on_match` may be NULL. When it is not, it is called once per
  *   accepted match with `ctx` passed through unchanged and `match_json`
@@ -155,10 +251,7 @@ char *fscache_grep(const char *options_json, fscache_match_fn on_match, void *ct
  * options.collectAgentsMd, the AGENTS.md files of the directories at depth
  * 1..4 (capped at 200, even when an ignore rule names the file, never inside
  * pruned directories).
- * options_json: ListWorkspaceOptions as JSON (borrowed, UTF-8):
- *   {"path": string, "maxDepth": number, "hidden"?: bool (false),
- *    "gitignore"?: bool (true), "collectAgentsMd"?: bool (false),
- *    "timeoutMs"?: number}.
+ * options_json: ListWorkspaceOptions as JSON (borrowed; see "Options").
  * cancel: optional flag (borrowed; read from other threads while the call
  * runs, so it must stay valid until the call returns); a non-zero value
  * ends the call with "Aborted: Signal". timeoutMs ends it with
@@ -205,9 +298,9 @@ char *fscache_cache_stats(void);
 
 /*
  * Releases a string returned by fscache_glob, fscache_fuzzy_find,
- * fscache_grep, fscache_list_workspace or fscache_cache_stats. NULL is a
- * no-op. Freeing any other pointer, or the same one
- * twice, is undefined behaviour. Any thread may call it. On Linux a large
+ * fscache_grep, fscache_list_workspace, fscache_cache_stats or
+ * fscache_debug_goroutine_stacks. NULL is a no-op. Freeing any other
+ * pointer, or the same one twice, is undefined behaviour. Any thread may call it. On Linux a large
  * result (256 KiB or more) is a mapping of its own, and the library keeps
  * up to 8 freed ones (32 MiB at most) to reuse for later results, already
  * faulted in.

@@ -1,6 +1,6 @@
 # mk/fuzz.mk - longer fuzzing runs.
 #
-#   make fuzz [FUZZTIME=30s] [FUZZPKGS=./core/...]
+#   make fuzz [FUZZTIME=30s] [FUZZPKGS=./...]
 #
 # Runs every Go fuzz target, one after the other, for FUZZTIME each.
 # `make test` (go test) already runs each target's seed corpus and the

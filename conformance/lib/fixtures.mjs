@@ -179,6 +179,11 @@ export const FIXTURES = {
     t.file("nested/y.txt", "y\n");
     t.file("été/AGENTS.md", "u\n");
     t.dir("empty");
+    // .DS_Store: dropped by name, file or directory (with its AGENTS.md)
+    t.file(".DS_Store", "ds\n");
+    t.file("src/.DS_Store", "ds\n");
+    t.file("dsdir/.DS_Store/AGENTS.md", "ds\n");
+    t.file("dsdir/x.DS_Store", "ds\n");
   },
   // more AGENTS.md files than the cap of 200
   ws_many(t) {

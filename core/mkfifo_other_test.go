@@ -1,8 +1,0 @@
-//go:build !unix
-
-package core
-
-import "errors"
-
-// mkfifo: named pipes are a Unix test fixture.
-func mkfifo(string) error { return errors.ErrUnsupported }

@@ -1,8 +1,0 @@
-//go:build unix
-
-package core
-
-import "syscall"
-
-// mkfifo makes a named pipe (tests of special files).
-func mkfifo(path string) error { return syscall.Mkfifo(path, 0o644) }

@@ -1,6 +1,0 @@
-//go:build unix && !linux
-
-package core
-
-// shortReadIsEOF is false: files are read until a read returns 0.
-func shortReadIsEOF(int) bool { return false }

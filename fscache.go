@@ -1,0 +1,112 @@
+// Package fscache is cached filesystem discovery and search for coding
+// agents: Glob, FuzzyFind, Grep and ListWorkspace, with the behaviour of
+// the functions of the same names in @oh-my-pi/pi-natives, and a scan cache
+// shared by every call in the process that is never stale.
+//
+// Every function takes a context and an options struct and returns a result
+// struct, or an *Error whose Code classifies it and whose Message starts as
+// pi-natives' does ("Path not found: ...", "Invalid glob pattern: ...").
+// Optional fields are pointers (Bool and Int make them); a nil pointer takes
+// pi-natives' default. Paths in results are relative to the searched
+// directory and '/'-separated.
+//
+//	res, err := fscache.Glob(ctx, fscache.GlobOptions{Pattern: "**/*.go", Path: "."})
+//	hits, err := fscache.Grep(ctx, fscache.GrepOptions{Pattern: `func \w+`, Path: "src"})
+//
+// # The scan cache
+//
+// Calls with Cache set share in-process scans of a directory; a call
+// without it scans for itself and neither reads nor fills the cache. On
+// Linux a cached root is watched (inotify): before a cached call answers,
+// the changes reported so far are applied, so an answer reflects every
+// change completed before the call began. Elsewhere, or when watching
+// falls back (queue overflow, watch limit), a scan is served for
+// FS_SCAN_CACHE_TTL_MS (default 1000) and Invalidate refreshes it early.
+// The policy is read from the environment once per process; see the
+// README.
+//
+// # Cancellation
+//
+// A call stops with CodeAborted when its context is done, and with
+// CodeTimeout when TimeoutMs (in every options struct) runs out.
+//
+// The package uses no cgo. The C library and the Node-API addon are built
+// from the same engines (internal/) by the capi command.
+package fscache
+
+import (
+	"context"
+	"errors"
+
+	"github.com/fscache/fscache/internal/engine"
+)
+
+// FileType is the kind of a filesystem entry, with pi-natives' values.
+type FileType uint8
+
+// The entry kinds. Sockets, FIFOs and devices are never reported.
+const (
+	File    FileType = 1
+	Dir     FileType = 2
+	Symlink FileType = 3
+)
+
+// Code classifies an Error.
+type Code string
+
+// The error codes. The messages of the first six start like pi-natives'.
+const (
+	CodePathNotFound   Code = "path_not_found"  // "Path not found: <path>"
+	CodeNotADirectory  Code = "not_a_directory" // "Search path must be a directory: <path>"
+	CodeInvalidGlob    Code = "invalid_glob"    // "Invalid glob pattern: <detail>"
+	CodeInvalidRegex   Code = "invalid_regex"   // "Regex error: <detail>"
+	CodeTimeout        Code = "timeout"         // "Aborted: Timeout"
+	CodeAborted        Code = "aborted"         // "Aborted: Signal"
+	CodeInvalidOptions Code = "invalid_options" // names the offending option
+	CodeInternal       Code = "internal"        // an unexpected failure
+)
+
+// Error is the error of every function of this package.
+type Error struct {
+	Code    Code
+	Message string
+}
+
+func (e *Error) Error() string { return e.Message }
+
+// Bool returns a pointer to v, for the optional fields of the options.
+func Bool(v bool) *bool { return &v }
+
+// Int returns a pointer to v, for the optional fields of the options.
+func Int(v int) *int { return &v }
+
+// cancelOf is the engine's view of ctx and a TimeoutMs option.
+func cancelOf(ctx context.Context, timeoutMs *int64) engine.Cancel {
+	c := engine.Cancel{TimeoutMs: timeoutMs}
+	if ctx != nil && ctx.Done() != nil {
+		c.Aborted = func() bool { return ctx.Err() != nil }
+	}
+	return c
+}
+
+// publicError turns the engine's errors into *Error.
+func publicError(err error) error {
+	if err == nil {
+		return nil
+	}
+	var e *engine.Error
+	if errors.As(err, &e) {
+		return &Error{Code: Code(e.Code), Message: e.Message}
+	}
+	return &Error{Code: CodeInternal, Message: err.Error()}
+}
+
+// Invalidate refreshes the cached scans that hold path: the directory that
+// holds it, or the subtree when path is a directory. Call it after writing,
+// deleting or renaming a file (with both paths for a rename) on a root that
+// is not watched. A relative path is resolved against the working
+// directory; a path that no longer exists still invalidates.
+func Invalidate(path string) { engine.Invalidate(path) }
+
+// InvalidateAll drops every cached scan.
+func InvalidateAll() { engine.InvalidateAll() }

@@ -1,0 +1,183 @@
+package engine
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+func globPaths(t *testing.T, o GlobOptions) string {
+	t.Helper()
+	r, err := Glob(o, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var p []string
+	for _, m := range r.Matches {
+		p = append(p, m.Path)
+	}
+	return strings.Join(p, " ")
+}
+
+func write(t *testing.T, path string) {
+	t.Helper()
+	mustDo(t, os.MkdirAll(filepath.Dir(path), 0o755))
+	mustDo(t, os.WriteFile(path, []byte("x\n"), 0o644))
+}
+
+// The tests below use the process-wide cache with its default policy
+// (TTL 1000 ms, empty recheck 200 ms).
+
+func TestCachedGlobIsStaleUntilInvalidated(t *testing.T) {
+	useCache(t, ttlOnly) // the contract's TTL policy, without watching
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	write(t, filepath.Join(root, "a.txt"))
+	o := GlobOptions{Pattern: "*.txt", Path: root, Cache: true}
+	if got := globPaths(t, o); got != "a.txt" {
+		t.Fatalf("first: %q", got)
+	}
+	write(t, filepath.Join(root, "b.txt"))
+	if got := globPaths(t, o); got != "a.txt" {
+		t.Fatalf("a hit within the TTL must serve the cached scan: %q", got)
+	}
+	Invalidate(filepath.Join(root, "b.txt"))
+	if got := globPaths(t, o); got != "a.txt b.txt" {
+		t.Fatalf("after invalidation: %q", got)
+	}
+	mustDo(t, os.Remove(filepath.Join(root, "a.txt")))
+	Invalidate(filepath.Join(root, "a.txt")) // deleted: the parent is canonicalised
+	if got := globPaths(t, o); got != "b.txt" {
+		t.Fatalf("after invalidating a deleted path: %q", got)
+	}
+}
+
+func TestInvalidateRelativePath(t *testing.T) {
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	write(t, filepath.Join(root, "sub", "a.txt"))
+	o := GlobOptions{Pattern: "*.txt", Path: filepath.Join(root, "sub"), Cache: true}
+	globPaths(t, o)
+	write(t, filepath.Join(root, "sub", "b.txt"))
+	t.Chdir(root)
+	Invalidate("sub/b.txt")
+	if got := globPaths(t, o); got != "a.txt b.txt" {
+		t.Fatalf("relative invalidation: %q", got)
+	}
+}
+
+func TestCacheOffNeitherReadsNorFills(t *testing.T) {
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	write(t, filepath.Join(root, "a.txt"))
+	cached := GlobOptions{Pattern: "*.txt", Path: root, Cache: true}
+	globPaths(t, cached)
+	write(t, filepath.Join(root, "b.txt"))
+	if got := globPaths(t, GlobOptions{Pattern: "*.txt", Path: root}); got != "a.txt b.txt" {
+		t.Fatalf("cache off read the cache: %q", got)
+	}
+	// The uncached call dropped the stale entry; it did not store its own.
+	write(t, filepath.Join(root, "c.txt"))
+	if got := globPaths(t, cached); got != "a.txt b.txt c.txt" {
+		t.Fatalf("cache off filled the cache: %q", got)
+	}
+}
+
+func TestEmptyResultRecheck(t *testing.T) {
+	useCache(t, ttlOnly) // the contract's TTL policy, without watching
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	write(t, filepath.Join(root, "a.txt"))
+	o := GlobOptions{Pattern: "*.new", Path: root, Cache: true}
+	if got := globPaths(t, o); got != "" {
+		t.Fatal(got)
+	}
+	write(t, filepath.Join(root, "x.new"))
+	if got := globPaths(t, o); got != "" {
+		t.Fatalf("a young empty result must not recheck: %q", got)
+	}
+	time.Sleep(250 * time.Millisecond)
+	if got := globPaths(t, o); got != "x.new" {
+		t.Fatalf("an empty result older than the recheck age must rescan: %q", got)
+	}
+	// The rescan was stored: other patterns see it without a new scan.
+	write(t, filepath.Join(root, "y.new"))
+	if got := globPaths(t, GlobOptions{Pattern: "*", Path: root, Cache: true}); got != "a.txt x.new" {
+		t.Fatalf("recheck did not store its scan: %q", got)
+	}
+	f := FuzzyFindOptions{Query: "zzz", Path: root, Cache: true}
+	r, _ := FuzzyFind(f)
+	write(t, filepath.Join(root, "zzz.md"))
+	time.Sleep(250 * time.Millisecond)
+	r, _ = FuzzyFind(f)
+	if r.TotalMatches != 1 {
+		t.Fatalf("fuzzyFind recheck: %+v", r)
+	}
+}
+
+func TestCacheExpires(t *testing.T) {
+	useCache(t, ttlOnly) // the contract's TTL policy, without watching
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	write(t, filepath.Join(root, "a.txt"))
+	o := GlobOptions{Pattern: "*", Path: root, Cache: true}
+	globPaths(t, o)
+	write(t, filepath.Join(root, "b.txt"))
+	time.Sleep(1100 * time.Millisecond)
+	if got := globPaths(t, o); got != "a.txt b.txt" {
+		t.Fatalf("expired entry served: %q", got)
+	}
+}
+
+func TestErrors(t *testing.T) {
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	write(t, filepath.Join(root, "f"))
+	for _, c := range []struct {
+		err  error
+		code Code
+		msg  string
+	}{
+		{second(Glob(GlobOptions{Pattern: "*", Path: filepath.Join(root, "missing")}, nil)), CodePathNotFound, "Path not found: "},
+		{second(Glob(GlobOptions{Pattern: "*", Path: filepath.Join(root, "f")}, nil)), CodeNotADirectory, "Search path must be a directory"},
+		{second(Glob(GlobOptions{Pattern: "[", Path: root}, nil)), CodeInvalidGlob, "Invalid glob pattern: error parsing glob '**/[': unclosed character class; missing ']'"},
+		{second(Glob(GlobOptions{Pattern: "*", Path: root, MaxResults: Int(0)}, nil)), "", ""},
+		{second(Glob(GlobOptions{Pattern: "*", Path: root, Cancel: Cancel{Aborted: func() bool { return true }}}, nil)), CodeAborted, "Aborted: Signal"},
+		{second(FuzzyFind(FuzzyFindOptions{Query: "x", Path: filepath.Join(root, "f")})), CodeNotADirectory, "Search path must be a directory"},
+		{second(FuzzyFind(FuzzyFindOptions{Query: "x", Path: root, Cancel: Cancel{Aborted: func() bool { return true }}})), CodeAborted, "Aborted: Signal"},
+	} {
+		if c.code == "" {
+			if c.err != nil {
+				t.Errorf("unexpected %v", c.err)
+			}
+			continue
+		}
+		e, ok := c.err.(*Error)
+		if !ok || e.Code != c.code || !strings.HasPrefix(e.Message, c.msg) {
+			t.Errorf("got %#v, want %s %q", c.err, c.code, c.msg)
+		}
+	}
+}
+
+func second[T any](_ T, err error) error { return err }
+
+func TestTimeout(t *testing.T) {
+	root := filepath.Join(goroot(t), "src")
+	for _, ms := range []int64{0, 1} {
+		_, err := Glob(GlobOptions{Pattern: "*", Path: root, Cancel: Cancel{TimeoutMs: &ms}}, nil)
+		if e, ok := err.(*Error); !ok || e.Code != CodeTimeout || e.Message != "Aborted: Timeout" {
+			t.Errorf("timeoutMs %d: got %v", ms, err)
+		}
+	}
+}
+
+func TestOnMatchErrorStops(t *testing.T) {
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	for _, n := range []string{"a", "b", "c"} {
+		write(t, filepath.Join(root, n))
+	}
+	calls := 0
+	_, err := Glob(GlobOptions{Pattern: "*", Path: root}, func(GlobMatch) error {
+		calls++
+		return &Error{Code: CodeAborted, Message: "stop"}
+	})
+	if err == nil || calls != 1 {
+		t.Errorf("calls %d err %v", calls, err)
+	}
+}

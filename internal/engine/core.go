@@ -1,0 +1,214 @@
+// Package engine runs fscache's operations (Glob, FuzzyFind, Grep,
+// ListWorkspace, Invalidate) with the behaviour of @oh-my-pi/pi-natives,
+// over the process-wide scan cache. It knows nothing of C, JSON or
+// JavaScript: it takes typed options and returns typed results. The public
+// package (github.com/fscache/fscache) wraps it for Go programs; capi calls
+// it directly, fast paths included (GlobSelect, grouped grep results).
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
+	"time"
+
+	"github.com/fscache/fscache/internal/cancel"
+	"github.com/fscache/fscache/internal/scancache"
+	"github.com/fscache/fscache/internal/walk"
+)
+
+// FileType is the kind of a filesystem entry.
+type FileType = walk.FileType
+
+// The entry kinds, with the reference's numeric values.
+const (
+	File    = walk.File
+	Dir     = walk.Dir
+	Symlink = walk.Symlink
+)
+
+// Code classifies an Error.
+type Code string
+
+// The error codes. Messages of the first six start like the reference's.
+const (
+	CodePathNotFound   Code = "path_not_found"
+	CodeNotADirectory  Code = "not_a_directory"
+	CodeInvalidGlob    Code = "invalid_glob"
+	CodeInvalidRegex   Code = "invalid_regex"
+	CodeTimeout        Code = "timeout"
+	CodeAborted        Code = "aborted"
+	CodeInvalidOptions Code = "invalid_options"
+	CodeInternal       Code = "internal"
+)
+
+// Error is the error type of every operation.
+type Error struct {
+	Code    Code
+	Message string
+}
+
+func (e *Error) Error() string { return e.Message }
+
+func errorf(code Code, format string, args ...any) *Error {
+	return &Error{Code: code, Message: fmt.Sprintf(format, args...)}
+}
+
+// asError turns cancellation errors into *Error and passes others through.
+func asError(err error) error {
+	switch {
+	case err == nil:
+		return nil
+	case errors.Is(err, cancel.ErrTimeout):
+		return &Error{Code: CodeTimeout, Message: cancel.ErrTimeout.Error()}
+	case errors.Is(err, cancel.ErrSignal):
+		return &Error{Code: CodeAborted, Message: cancel.ErrSignal.Error()}
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return &Error{Code: CodeInternal, Message: err.Error()}
+}
+
+// Cancel holds the cancellation options every operation shares.
+type Cancel struct {
+	// TimeoutMs, when not nil, aborts the call with "Aborted: Timeout" after
+	// that many milliseconds; 0 has expired before the call starts, as in
+	// the reference.
+	TimeoutMs *int64
+	// Aborted, when not nil, is polled; once it returns true the call stops
+	// with "Aborted: Signal". It must be safe to call from any goroutine.
+	Aborted func() bool
+}
+
+func (c Cancel) token() *cancel.Token {
+	if c.TimeoutMs == nil {
+		return cancel.New(time.Time{}, c.Aborted)
+	}
+	return cancel.New(time.Now().Add(time.Duration(*c.TimeoutMs)*time.Millisecond), c.Aborted)
+}
+
+// pollEvery is how many entries a loop may handle between cancel checks.
+const pollEvery = 128
+
+// Int returns a pointer to v, for the optional fields of the options.
+func Int(v int) *int { return &v }
+
+func orTrue(b *bool) bool { return b == nil || *b }
+
+var (
+	cacheOnce sync.Once
+	cache     *scancache.Cache
+)
+
+// scanCache returns the process-wide scan cache, created with the policy of
+// the environment at first use.
+func scanCache() *scancache.Cache {
+	cacheOnce.Do(func() { cache = scancache.New(scancache.PolicyFromEnv(), nil) })
+	return cache
+}
+
+// Invalidate refreshes the cached scans whose root contains path: the
+// directory holding path is listed again (the subtree when path is a
+// directory); see scancache.Cache.Invalidate. A relative path is resolved
+// against the working directory, and a path that no longer exists still
+// invalidates (its parent is canonicalised). An empty path is the working
+// directory.
+func Invalidate(path string) { scanCache().Invalidate(path) }
+
+// InvalidateAll drops every cached scan.
+func InvalidateAll() { scanCache().InvalidateAll() }
+
+// resolveDir resolves a search path against the working directory and
+// canonicalises it; it must be an existing directory.
+func resolveDir(p string) (string, error) {
+	return checkDir(p, dirMessages{
+		notFound: func(path string, err error) string { return "Path not found: " + path },
+		notDir:   func(abs string) string { return "Search path must be a directory: " + abs },
+	})
+}
+
+// dirMessages words the two failures of checkDir: notFound gets the
+// absolute path (or the path as given, when it cannot be made absolute)
+// and the error; notDir gets the absolute path.
+type dirMessages struct {
+	notFound func(path string, err error) string
+	notDir   func(abs string) string
+}
+
+// checkDir resolves p against the working directory, checks that it is an
+// existing directory and canonicalises it (following links), with the
+// error messages of m.
+func checkDir(p string, m dirMessages) (string, error) {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return "", &Error{Code: CodePathNotFound, Message: m.notFound(p, err) + " (" + err.Error() + ")"}
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return "", &Error{Code: CodePathNotFound, Message: m.notFound(abs, err)}
+	}
+	if !st.IsDir() {
+		return "", &Error{Code: CodeNotADirectory, Message: m.notDir(abs)}
+	}
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		abs = real
+	}
+	return abs, nil
+}
+
+// start begins a directory operation: it makes the cancel token, fails at
+// once when the call is already cancelled, and resolves the root.
+func start(c Cancel, path string) (*cancel.Token, string, error) {
+	tok := c.token()
+	if err := tok.Err(); err != nil {
+		return nil, "", asError(err)
+	}
+	root, err := resolveDir(path)
+	return tok, root, err
+}
+
+// scan returns the entries for key: from the cache when useCache, else a
+// fresh scan that neither reads nor fills the cache (but drops a stale
+// entry of the same key, as the reference does).
+// obs, when given, sees the entries of a scan this call runs (see
+// scancache.Cache.Get).
+func scan(key scancache.Key, useCache bool, tok *cancel.Token, obs ...scancache.Observer) (*scancache.Snapshot, time.Duration, error) {
+	c := scanCache()
+	if useCache {
+		return c.Get(key, tok, obs...)
+	}
+	s, err := c.Rescan(key, false, tok, obs...)
+	return s, 0, err
+}
+
+// scanUse runs use over the scan for key (see scan) and returns the
+// snapshot, use's result and whether the snapshot came from the cache.
+// When use finds nothing (empty) in a cached scan at least
+// Policy.EmptyRecheck old, the key is scanned afresh once (the scan is
+// stored, and obs sees it as it did the first) and use runs again on it:
+// the reference's guard against a cached scan older than the files the call
+// looks for. It is the one place where an operation reads the cache.
+func scanUse[T any](key scancache.Key, useCache bool, tok *cancel.Token, obs []scancache.Observer,
+	use func(*scancache.Snapshot) (res T, empty bool, err error)) (*scancache.Snapshot, T, bool, error) {
+	var res T
+	snap, age, err := scan(key, useCache, tok, obs...)
+	if err != nil {
+		return nil, res, false, err
+	}
+	res, empty, err := use(snap)
+	if err == nil && empty && useCache && age > 0 && age >= scanCache().Policy().EmptyRecheck {
+		age = 0
+		if snap, err = scanCache().Rescan(key, true, tok, obs...); err == nil {
+			res, _, err = use(snap)
+		}
+	}
+	return snap, res, age > 0, err
+}
+
+// CacheStats describes the process-wide scan cache: entries, watches,
+// fallbacks to the TTL policy and the cost of keeping it current.
+func CacheStats() scancache.Stats { return scanCache().Stats() }

@@ -1,0 +1,182 @@
+package engine
+
+import (
+	"slices"
+	"strings"
+
+	"github.com/fscache/fscache/internal/cancel"
+	"github.com/fscache/fscache/internal/fuzzy"
+	"github.com/fscache/fscache/internal/scancache"
+	"github.com/fscache/fscache/internal/walk"
+)
+
+// FuzzyFindOptions are FuzzyFind's options, documented field by field on
+// the public fscache.FuzzyFindOptions (capi's TestSchema* check both
+// against schema/options.json).
+type FuzzyFindOptions struct {
+	Query      string
+	Path       string
+	Hidden     bool
+	Gitignore  *bool
+	Cache      bool
+	MaxResults *int
+	Cancel
+}
+
+// FuzzyFindMatch is one scored path (see fscache.FuzzyFindMatch, which is
+// converted from it).
+type FuzzyFindMatch struct {
+	Path        string
+	IsDirectory bool
+	Score       int
+}
+
+// FuzzyFindResult is the result of FuzzyFind (see fscache.FuzzyFindResult).
+type FuzzyFindResult struct {
+	Matches      []FuzzyFindMatch
+	TotalMatches int
+}
+
+// FuzzyFind scores every entry under o.Path (links followed, node_modules
+// skipped) against o.Query for autocomplete.
+func FuzzyFind(o FuzzyFindOptions) (res FuzzyFindResult, err error) {
+	tok, root, err := start(o.Cancel, o.Path)
+	if err != nil {
+		return res, err
+	}
+	limit := 100
+	if o.MaxResults != nil {
+		limit = *o.MaxResults
+	}
+	res.Matches = []FuzzyFindMatch{}
+	q := fuzzy.NewQuery(o.Query)
+	if limit <= 0 || q.Impossible() {
+		return res, nil
+	}
+	key := scancache.Key{Root: root, Hidden: o.Hidden, Gitignore: orTrue(o.Gitignore),
+		SkipNodeModules: true, FollowLinks: true}
+	type scored struct {
+		best  []FuzzyFindMatch
+		total int
+	}
+	_, sc, _, err := scanUse(key, o.Cache, tok, nil, func(s *scancache.Snapshot) (scored, bool, error) {
+		best, total, err := score(q, s, o.Cache, limit, tok)
+		return scored{best, total}, total == 0 && !q.Empty(), err
+	})
+	if err != nil {
+		return res, asError(err)
+	}
+	best, total := sc.best, sc.total
+	slices.SortFunc(best, func(a, b FuzzyFindMatch) int {
+		if better(&a, &b) {
+			return -1
+		}
+		return 1
+	})
+	res.TotalMatches = total
+	res.Matches = best
+	return res, nil
+}
+
+func worseMatch(a, b *FuzzyFindMatch) bool { return better(b, a) }
+
+// better orders matches by score, then path (paths are unique).
+func better(a, b *FuzzyFindMatch) bool {
+	if a.Score != b.Score {
+		return a.Score > b.Score
+	}
+	return a.Path < b.Path
+}
+
+// fuzzyMasks are the character masks (fuzzy.Masks) of a cached snapshot's
+// entries, derived once per snapshot: a cached query scores only the
+// entries that have every character it needs.
+type fuzzyMasks struct{ base, whole []uint64 }
+
+// fuzzyMasksKey is the key of fuzzyMasks in scancache.Snapshot.Derived.
+type fuzzyMasksKey struct{}
+
+func buildFuzzyMasks(entries []walk.Entry) any {
+	m := &fuzzyMasks{base: make([]uint64, len(entries)), whole: make([]uint64, len(entries))}
+	for i := range entries {
+		m.base[i], m.whole[i] = fuzzy.Masks(entries[i].Path)
+	}
+	return m
+}
+
+// entryMask is the mask of path's basename (onBase) or of path.
+func entryMask(path string, onBase bool) uint64 {
+	if onBase {
+		path = path[strings.LastIndexByte(path, '/')+1:]
+	}
+	return fuzzy.Mask(path)
+}
+
+// score scores the entries of snap and returns the limit best matches
+// (unsorted) and the number of entries that scored: a bounded heap whose
+// root is the worst kept match, so only the kept matches are materialised
+// and sorted. With cached, the snapshot's character masks skip the entries
+// that cannot match (building them once per snapshot); on a scan used once
+// each entry's mask is computed as it is met.
+func score(q fuzzy.Query, snap *scancache.Snapshot, cached bool, limit int, tok *cancel.Token) ([]FuzzyFindMatch, int, error) {
+	entries := snap.Entries
+	var masks []uint64
+	need, onBase := q.Need()
+	if cached && need != 0 {
+		fm := snap.Derived(fuzzyMasksKey{}, buildFuzzyMasks).(*fuzzyMasks)
+		masks = fm.whole
+		if onBase {
+			masks = fm.base
+		}
+	}
+	h := make([]FuzzyFindMatch, 0, min(limit, 1024))
+	total := 0
+	for i := range entries {
+		if i%pollEvery == 0 {
+			if err := tok.Err(); err != nil {
+				return nil, 0, err
+			}
+		}
+		e := &entries[i]
+		switch {
+		case masks != nil:
+			if !fuzzy.MayMatch(masks[i], need) {
+				continue
+			}
+		case need != 0:
+			// A scan used once: the mask, computed here, is still
+			// cheaper than the scorer.
+			if !fuzzy.MayMatch(entryMask(e.Path, onBase), need) {
+				continue
+			}
+		}
+		if e.Type == Symlink {
+			continue
+		}
+		isDir := e.Type == Dir
+		s := q.Score(e.Path, isDir)
+		if s <= 0 {
+			continue
+		}
+		total++
+		if len(h) == limit && (s < h[0].Score || s == h[0].Score && e.Path >= h[0].Path) {
+			continue // not better than the worst kept (a trailing '/' never changes that)
+		}
+		p := e.Path
+		if isDir {
+			p += "/"
+		}
+		m := FuzzyFindMatch{Path: p, IsDirectory: isDir, Score: s}
+		if len(h) < limit {
+			h = append(h, m)
+			siftUp(h, len(h)-1, worseMatch)
+			continue
+		}
+		if !better(&m, &h[0]) {
+			continue
+		}
+		h[0] = m
+		siftDown(h, 0, worseMatch)
+	}
+	return h, total, nil
+}

@@ -1,0 +1,308 @@
+package engine
+
+import (
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/fscache/fscache/internal/cancel"
+	"github.com/fscache/fscache/internal/glob"
+	"github.com/fscache/fscache/internal/scancache"
+	"github.com/fscache/fscache/internal/walk"
+)
+
+// GlobOptions are Glob's options, documented field by field on the public
+// fscache.GlobOptions (capi's TestSchema* check both against
+// schema/options.json).
+type GlobOptions struct {
+	Pattern            string
+	Path               string
+	FileType           FileType
+	Recursive          *bool
+	Hidden             bool
+	MaxResults         *int
+	Gitignore          *bool
+	Cache              bool
+	SortByMtime        bool
+	IncludeNodeModules *bool
+	Cancel
+}
+
+// GlobMatch is one glob result. Mtime and Size are -1 when absent (they
+// are present only with SortByMtime; Size only for regular files).
+type GlobMatch = walk.Entry
+
+// GlobResult is the result of Glob (see fscache.GlobResult).
+type GlobResult struct {
+	Matches      []GlobMatch
+	TotalMatches int
+}
+
+// Glob finds the entries under o.Path whose relative path matches
+// o.Pattern.
+//
+// onMatch, when not nil, is called with matches as they are found, never
+// concurrently. When Glob runs the walk itself (no cache, or a cache miss)
+// it streams during the walk, in the walk's order: without SortByMtime,
+// each match once (but with MaxResults, see below); with SortByMtime and
+// MaxResults, each match admitted to the bounded newest-first top N when
+// it is admitted (it may be displaced later; every match of the final
+// result has been delivered); with SortByMtime alone, each match once.
+// On a cache hit, and for MaxResults without SortByMtime (whose result is
+// the first matches in path order, known only after the walk), the
+// matches are delivered after the walk, in path order, before the sort and
+// cap. An error from onMatch stops the call.
+func Glob(o GlobOptions, onMatch func(GlobMatch) error) (res GlobResult, err error) {
+	sel, err := GlobSelect(o, onMatch)
+	if err != nil {
+		return res, err
+	}
+	matches := make([]GlobMatch, len(sel.Index))
+	for i := range sel.Index {
+		matches[i] = sel.Match(i)
+	}
+	return GlobResult{Matches: matches, TotalMatches: len(matches)}, nil
+}
+
+// GlobSelection is the result of a glob as positions in the scan it was
+// taken from, so that a caller can encode it without copying entries.
+type GlobSelection struct {
+	// Snapshot is the scan; its entries are shared and must not be modified.
+	// Nil when nothing was scanned.
+	Snapshot *scancache.Snapshot
+	// Hit is true when Snapshot came from the cache (it may be served
+	// again, so data derived from it is worth keeping).
+	Hit bool
+	// Index holds the positions in Snapshot.Entries of the matches, in
+	// result order.
+	Index []int32
+	// Retyped holds, by position, the symlinks that passed a File or Dir
+	// filter: they are reported with their target's type.
+	Retyped map[int32]FileType
+}
+
+// Match returns the i-th match of the selection.
+func (s *GlobSelection) Match(i int) GlobMatch {
+	j := s.Index[i]
+	e := s.Snapshot.Entries[j]
+	if t, ok := s.Retyped[j]; ok {
+		e.Type = t
+	}
+	return e
+}
+
+// GlobSelect is Glob returning positions in the scan (see GlobSelection)
+// instead of copies of the entries; onMatch is as for Glob.
+func GlobSelect(o GlobOptions, onMatch func(GlobMatch) error) (sel GlobSelection, err error) {
+	tok, root, err := start(o.Cancel, o.Path)
+	if err != nil {
+		return sel, err
+	}
+	norm := glob.Normalize(o.Pattern, orTrue(o.Recursive))
+	m, err := glob.Compile(norm)
+	if err != nil {
+		return sel, errorf(CodeInvalidGlob, "Invalid glob pattern: %v", err)
+	}
+	if o.MaxResults != nil && *o.MaxResults <= 0 {
+		return sel, nil
+	}
+	includeNM := strings.Contains(norm, "node_modules")
+	if o.IncludeNodeModules != nil {
+		includeNM = *o.IncludeNodeModules
+	}
+	key := scancache.Key{Root: root, Hidden: o.Hidden, Gitignore: orTrue(o.Gitignore),
+		SkipNodeModules: !includeNM, Full: o.SortByMtime}
+	limit := -1
+	if o.MaxResults != nil && !o.SortByMtime {
+		limit = *o.MaxResults
+	}
+	g := globFilter{root: root, m: m, fileType: o.FileType, limit: limit, tok: tok}
+	var st *globStream
+	var obs []scancache.Observer
+	if onMatch != nil && limit < 0 {
+		st = &globStream{g: &g, onMatch: onMatch}
+		if o.SortByMtime && o.MaxResults != nil {
+			st.top = &topN{n: *o.MaxResults}
+		}
+		obs = append(obs, st.observe)
+	}
+	// filter delivers to onMatch only what the walk did not stream.
+	filter := func(entries []walk.Entry) ([]int32, map[int32]FileType, error) {
+		g.onMatch = onMatch
+		if st != nil && st.observed.Load() {
+			g.onMatch = nil
+		}
+		return g.filter(entries)
+	}
+	type picked struct {
+		idx     []int32
+		retyped map[int32]FileType
+	}
+	snap, pick, hit, err := scanUse(key, o.Cache, tok, obs, func(s *scancache.Snapshot) (picked, bool, error) {
+		idx, retyped, err := filter(s.Entries)
+		return picked{idx, retyped}, len(idx) == 0, err
+	})
+	if err != nil {
+		return sel, asError(err)
+	}
+	idx, retyped := pick.idx, pick.retyped
+	if o.SortByMtime {
+		es := snap.Entries
+		// Newest first; equal times keep path order (the index order).
+		slices.SortFunc(idx, func(a, b int32) int {
+			if c := cmpDesc(max(es[a].Mtime, 0), max(es[b].Mtime, 0)); c != 0 {
+				return c
+			}
+			return int(a - b)
+		})
+		if o.MaxResults != nil && len(idx) > *o.MaxResults {
+			idx = idx[:*o.MaxResults]
+		}
+	}
+	return GlobSelection{Snapshot: snap, Hit: hit, Index: idx, Retyped: retyped}, nil
+}
+
+func cmpDesc(a, b int64) int {
+	switch {
+	case a > b:
+		return -1
+	case a < b:
+		return 1
+	}
+	return 0
+}
+
+// globFilter applies a compiled pattern and a type filter to scan entries.
+type globFilter struct {
+	root     string
+	m        *glob.Matcher
+	fileType FileType
+	limit    int // -1: none
+	tok      *cancel.Token
+	onMatch  func(GlobMatch) error
+}
+
+// accept applies the pattern and the type filter to e; a symlink that
+// passes a File or Dir filter is returned with its target's type.
+func (g *globFilter) accept(e GlobMatch) (GlobMatch, bool) {
+	if !g.m.Match(e.Path) {
+		return e, false
+	}
+	if g.fileType != 0 && e.Type != g.fileType {
+		if e.Type != Symlink || g.fileType == Symlink {
+			return e, false
+		}
+		t := walk.Stat(g.root, e.Path)
+		if t != g.fileType {
+			return e, false
+		}
+		e.Type = t
+	}
+	return e, true
+}
+
+func (g *globFilter) filter(entries []walk.Entry) ([]int32, map[int32]FileType, error) {
+	out := make([]int32, 0, 256)
+	var retyped map[int32]FileType
+	for i := range entries {
+		if i%pollEvery == 0 {
+			if err := g.tok.Err(); err != nil {
+				return nil, nil, err
+			}
+		}
+		if !g.m.Match(entries[i].Path) {
+			continue
+		}
+		e := &entries[i]
+		if g.fileType != 0 && e.Type != g.fileType {
+			m, ok := g.accept(*e)
+			if !ok {
+				continue
+			}
+			if retyped == nil {
+				retyped = map[int32]FileType{}
+			}
+			retyped[int32(i)] = m.Type
+		}
+		if g.onMatch != nil {
+			m := *e
+			if t, ok := retyped[int32(i)]; ok {
+				m.Type = t
+			}
+			if err := g.onMatch(m); err != nil {
+				return nil, nil, err
+			}
+		}
+		out = append(out, int32(i))
+		if g.limit >= 0 && len(out) >= g.limit {
+			break
+		}
+	}
+	return out, retyped, nil
+}
+
+// globStream delivers matches to onMatch while the walk runs.
+type globStream struct {
+	g       *globFilter
+	onMatch func(GlobMatch) error
+	top     *topN // with SortByMtime and MaxResults: deliver admissions only
+	// observed is set once the walk reported an entry: the walk then
+	// reports every entry of the snapshot, so the filter after it must not
+	// deliver again.
+	observed atomic.Bool
+	mu       sync.Mutex // serialises top and onMatch
+}
+
+// observe is the walk's observer: called concurrently with every kept
+// entry.
+func (s *globStream) observe(e walk.Entry) error {
+	if !s.observed.Load() {
+		s.observed.Store(true)
+	}
+	e, ok := s.g.accept(e)
+	if !ok {
+		return nil
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.top != nil && !s.top.admit(e) {
+		return nil
+	}
+	return s.onMatch(e)
+}
+
+// topN tracks the n best matches seen so far in the final order of a
+// sortByMtime glob (newest first, then path), as a heap whose root is the
+// worst of them.
+type topN struct {
+	n    int
+	heap []GlobMatch
+}
+
+// worse reports whether a sorts after b in the result: older, or as old
+// with a greater path.
+func worse(a, b *GlobMatch) bool {
+	am, bm := max(a.Mtime, 0), max(b.Mtime, 0)
+	if am != bm {
+		return am < bm
+	}
+	return a.Path > b.Path
+}
+
+// admit adds e when it is among the n best so far and reports whether it
+// did. Every match of the final top n is admitted when it is seen: fewer
+// than n matches sort before it.
+func (t *topN) admit(e GlobMatch) bool {
+	if len(t.heap) < t.n {
+		t.heap = append(t.heap, e)
+		siftUp(t.heap, len(t.heap)-1, worse)
+		return true
+	}
+	if t.n == 0 || !worse(&t.heap[0], &e) {
+		return false
+	}
+	t.heap[0] = e
+	siftDown(t.heap, 0, worse)
+	return true
+}

@@ -1,0 +1,657 @@
+package engine
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/fscache/fscache/internal/cancel"
+	"github.com/fscache/fscache/internal/glob"
+	"github.com/fscache/fscache/internal/scancache"
+	"github.com/fscache/fscache/internal/search"
+	"github.com/fscache/fscache/internal/walk"
+)
+
+// GrepMode selects what Grep reports.
+type GrepMode int
+
+// The output modes (GrepOutputMode in pi-natives).
+const (
+	// ModeContent reports matching lines, with optional context.
+	ModeContent GrepMode = iota
+	// ModeCount reports one entry per file with its match count.
+	ModeCount
+	// ModeFilesWithMatches reports one entry per file that matched.
+	ModeFilesWithMatches
+)
+
+// GrepOptions are Grep's options, documented field by field on the public
+// fscache.GrepOptions (capi's TestSchema* check both against
+// schema/options.json), but for Grouped.
+type GrepOptions struct {
+	Pattern         string
+	Path            string
+	Glob            string
+	Type            string
+	IgnoreCase      bool
+	Multiline       bool
+	Hidden          *bool
+	Gitignore       *bool
+	Cache           bool
+	MaxCount        *int
+	Offset          *int
+	ContextBefore   *int
+	ContextAfter    *int
+	Context         *int
+	MaxColumns      *int
+	Mode            GrepMode
+	MaxCountPerFile *int
+	// Grouped (ours, for encoders) leaves a content-mode result's Matches
+	// empty and keeps its matches by file, read with EachMatch: a large
+	// result is then not copied into one slice of GrepMatch.
+	Grouped bool
+	Cancel
+}
+
+// ContextLine is one line of context around a match.
+type ContextLine = search.ContextLine
+
+// GrepMatch is one matching line, or one file's entry in the count and
+// filesWithMatches modes (see fscache.GrepMatch).
+type GrepMatch struct {
+	Path          string
+	LineNumber    int
+	Line          string
+	ContextBefore []ContextLine
+	ContextAfter  []ContextLine
+	Truncated     bool
+	MatchCount    *int
+}
+
+// GrepResult is the result of Grep (see fscache.GrepResult).
+type GrepResult struct {
+	Matches          []GrepMatch
+	TotalMatches     int
+	FilesWithMatches int
+	FilesSearched    int
+	LimitReached     bool
+
+	groups []fileResult // the matches of a Grouped call, by file in order
+}
+
+// EachMatch calls fn with every match of r in order, stopping at fn's
+// first error: Matches, then (for a Grouped call) the matches by file. The
+// GrepMatch is only valid during the call.
+func (r *GrepResult) EachMatch(fn func(*GrepMatch) error) error {
+	for i := range r.Matches {
+		if err := fn(&r.Matches[i]); err != nil {
+			return err
+		}
+	}
+	var m GrepMatch // one for the whole walk: fn may keep it only during the call
+	for _, g := range r.groups {
+		for i := range g.matches {
+			m = grepMatch(g.path, &g.matches[i])
+			if err := fn(&m); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// maxFileSize is the size above which files are skipped, uncounted.
+const maxFileSize = 4 << 20
+
+// fileResult is what searching one file produced.
+type fileResult struct {
+	path    string
+	matches []search.Match
+	count   int
+}
+
+// grepper holds one Grep call's compiled state.
+type grepper struct {
+	o       GrepOptions
+	m       *search.Matcher
+	glob    *glob.Matcher
+	types   typeFilter
+	perFile int // per-file cap, -1 for none
+	hotCap  int // MaxCountPerFile in content mode, 0 for none
+	tok     *cancel.Token
+
+	mu       sync.Mutex
+	results  []fileResult
+	searched int
+	// fail, once set, ends the call: a pattern over its backtracking
+	// budget in some file.
+	fail error
+}
+
+// check is the cancel function of the call's searches: the call's own
+// failure first, then cancellation.
+func (g *grepper) check() error {
+	g.mu.Lock()
+	err := g.fail
+	g.mu.Unlock()
+	if err != nil {
+		return err
+	}
+	return g.tok.Err()
+}
+
+// searchFailed records a search error that ends the whole call (a
+// *search.BudgetError, reported naming the file) and reports whether err
+// was one.
+func (g *grepper) searchFailed(err error, display string) bool {
+	var be *search.BudgetError
+	if !errors.As(err, &be) {
+		return false
+	}
+	g.mu.Lock()
+	if g.fail == nil {
+		g.fail = &Error{Code: CodeInvalidRegex, Message: "Regex error: " + be.Error() + " of " + display}
+	}
+	g.mu.Unlock()
+	return true
+}
+
+// Grep searches the files under o.Path (or the file o.Path) for lines
+// matching o.Pattern. onMatch, when not nil, receives every final match in
+// order before Grep returns; its error stops the call.
+func Grep(o GrepOptions, onMatch func(GrepMatch) error) (res GrepResult, err error) {
+	tok := o.Cancel.token()
+	if err := tok.Err(); err != nil {
+		return res, asError(err)
+	}
+	// The path is checked before the pattern, as the reference does. A
+	// relative path is joined to the working directory as given (not
+	// cleaned): single-file results carry it.
+	abs := o.Path
+	if !filepath.IsAbs(abs) {
+		wd, err := os.Getwd()
+		if err != nil {
+			return res, errorf(CodePathNotFound, "Path not found: %s (%v)", o.Path, err)
+		}
+		abs = strings.TrimSuffix(wd, "/") + "/" + abs
+	}
+	st, err := os.Stat(abs)
+	if err != nil {
+		return res, errorf(CodePathNotFound, "Path not found: %s", abs)
+	}
+	before, after := 0, 0
+	if o.Mode == ModeContent {
+		// Either explicit side replaces context entirely, as in the
+		// reference: {context: 5, contextAfter: 0} shows no context.
+		if o.ContextBefore != nil || o.ContextAfter != nil {
+			before, after = deref(o.ContextBefore), deref(o.ContextAfter)
+		} else {
+			before, after = deref(o.Context), deref(o.Context)
+		}
+	}
+	m, err := search.Compile(search.Options{Pattern: o.Pattern, IgnoreCase: o.IgnoreCase,
+		Multiline: o.Multiline, ContextBefore: before, ContextAfter: after,
+		MaxColumns: deref(o.MaxColumns), HasMaxColumns: o.MaxColumns != nil})
+	if err != nil {
+		return res, &Error{Code: CodeInvalidRegex, Message: err.Error()}
+	}
+	single := !st.IsDir()
+	if single && o.MaxCount != nil && *o.MaxCount < 1 {
+		// On a single file the reference reads maxCount 0 as 1.
+		o.MaxCount = Int(1)
+	}
+	g := &grepper{o: o, m: m, types: newTypeFilter(o.Type), tok: tok, perFile: -1}
+	switch {
+	case o.Mode == ModeFilesWithMatches:
+		g.perFile = 1
+	case o.MaxCount != nil && (o.Mode == ModeContent || single):
+		// A file stops after its cap plus one counted match; on a single
+		// file the count mode is capped too.
+		g.perFile = max(1, *o.MaxCount+deref(o.Offset))
+	}
+	if o.Mode == ModeContent && o.MaxCountPerFile != nil && !single {
+		// (a single file is searched with no per-file cap, as in 18.2.3)
+		g.hotCap = max(1, *o.MaxCountPerFile)
+		if g.perFile < 0 || g.hotCap < g.perFile {
+			g.perFile = g.hotCap
+		}
+	}
+	if o.Glob != "" {
+		if g.glob, err = glob.Compile(glob.Normalize(o.Glob, true)); err != nil {
+			return res, errorf(CodeInvalidGlob, "Invalid glob pattern: %v", err)
+		}
+	}
+	if !single {
+		err = g.searchDir(abs)
+	} else if st.Mode().IsRegular() && g.types.match(filepath.Base(abs)) {
+		buf := getReadBuf()
+		*buf = g.searchFile(abs, abs, *buf)
+		readBufs.Put(buf)
+	}
+	if err == nil {
+		err = g.check()
+	}
+	if err != nil {
+		return res, asError(err)
+	}
+	res = g.shape()
+	if onMatch != nil {
+		if err := res.EachMatch(func(m *GrepMatch) error { return onMatch(*m) }); err != nil {
+			return GrepResult{}, asError(err)
+		}
+	}
+	return res, nil
+}
+
+func deref(p *int) int {
+	if p == nil {
+		return 0
+	}
+	return *p
+}
+
+// searchDir searches the directory root. Its files come from a scan: the
+// cached one with Cache, else one of this call's own (which neither reads
+// nor fills the cache). Either way the files are searched after the scan,
+// by directory runs (searchAll).
+func (g *grepper) searchDir(abs string) error {
+	root := abs
+	if real, err := filepath.EvalSymlinks(abs); err == nil {
+		root = real
+	}
+	skipNM := g.o.Glob == "" || !strings.Contains(g.o.Glob, "node_modules")
+	key := scancache.Key{Root: root, Hidden: orTrue(g.o.Hidden), Gitignore: orTrue(g.o.Gitignore),
+		SkipNodeModules: skipNM}
+	if !g.o.Cache {
+		// A scan (sorted, so one directory's files are adjacent), then
+		// the files searched by directory runs as for a cached scan:
+		// cheaper than searching each file by its absolute path during
+		// the walk (what this did before), though the walk and the
+		// searches no longer overlap.
+		es, err := walk.Scan(key.Options(g.tok))
+		if err != nil {
+			return err
+		}
+		files, err := g.candidates(es)
+		if err != nil {
+			return err
+		}
+		return g.searchAll(root, files)
+	}
+	_, files, _, err := scanUse(key, true, g.tok, nil, func(s *scancache.Snapshot) ([]*walk.Entry, bool, error) {
+		files, err := g.candidates(s.Entries)
+		return files, len(files) == 0, err
+	})
+	if err != nil {
+		return err
+	}
+	return g.searchAll(root, files)
+}
+
+// candidate reports whether a scanned entry is a file to search.
+func (g *grepper) candidate(e *walk.Entry) bool {
+	if e.Type != File {
+		return false
+	}
+	if g.glob != nil && !g.glob.Match(e.Path) {
+		return false
+	}
+	return g.types.match(e.Path[strings.LastIndexByte(e.Path, '/')+1:])
+}
+
+// candidates returns the scanned entries to search; they point into
+// entries (a cached snapshot, which is never modified, or the call's own
+// scan).
+func (g *grepper) candidates(entries []walk.Entry) ([]*walk.Entry, error) {
+	var files []*walk.Entry
+	for i := range entries {
+		if i%pollEvery == 0 {
+			if err := g.tok.Err(); err != nil {
+				return nil, err
+			}
+		}
+		if g.candidate(&entries[i]) {
+			files = append(files, &entries[i])
+		}
+	}
+	return files, nil
+}
+
+// searchAll searches files, cached or not, with numWorkers workers. Files
+// are opened by their real bytes and reported by their displayed path, in
+// both modes (the reference's cached mode opens the displayed path and so
+// misses files whose names are not UTF-8: docs/compat.md). Workers take
+// runs of files of one directory (a scan is sorted, so they are adjacent)
+// and open them relative to the directory.
+func (g *grepper) searchAll(root string, files []*walk.Entry) error {
+	runs := dirRuns(files)
+	workers := min(max(1, numWorkers()), len(runs))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			buf := getReadBuf()
+			defer readBufs.Put(buf)
+			for g.check() == nil {
+				i := int(next.Add(1) - 1)
+				if i >= len(runs) {
+					return
+				}
+				*buf = g.searchRun(root, files[runs[i].lo:runs[i].hi], runs[i].dir, *buf)
+			}
+		})
+	}
+	wg.Wait()
+	return g.check()
+}
+
+// dirRun is files[lo:hi], all in the directory dir (relative, raw bytes).
+type dirRun struct {
+	lo, hi int
+	dir    string
+}
+
+// runMax bounds a run, so that a large directory is shared out too.
+const runMax = 64
+
+// dirRuns cuts files into runs of one directory each.
+func dirRuns(files []*walk.Entry) []dirRun {
+	var runs []dirRun
+	for i := 0; i < len(files); {
+		p := files[i].FSPath()
+		dir := p[:max(0, strings.LastIndexByte(p, '/'))]
+		j := i + 1
+		for j < len(files) && j-i < runMax && inDir(files[j].FSPath(), dir) {
+			j++
+		}
+		runs = append(runs, dirRun{i, j, dir})
+		i = j
+	}
+	return runs
+}
+
+// inDir reports whether the relative path p names an entry of the directory
+// dir (relative, "" for the root) itself, not of a subdirectory.
+func inDir(p, dir string) bool {
+	if dir != "" {
+		if len(p) <= len(dir)+1 || p[len(dir)] != '/' || p[:len(dir)] != dir {
+			return false
+		}
+		p = p[len(dir)+1:]
+	}
+	return strings.IndexByte(p, '/') < 0
+}
+
+// searchRun searches the files of one directory, opened relative to it
+// (by their paths when the directory cannot be opened).
+func (g *grepper) searchRun(root string, files []*walk.Entry, dir string, buf []byte) []byte {
+	abs := root
+	if dir != "" {
+		abs = root + "/" + dir
+	}
+	fd, ok := openDir(abs)
+	shortEOF := false
+	if ok {
+		defer closeDir(fd)
+		shortEOF = shortReadIsEOF(fd)
+	}
+	for _, f := range files {
+		if g.check() != nil {
+			return buf
+		}
+		p := f.FSPath()
+		name := p[strings.LastIndexByte(p, '/')+1:]
+		var data []byte
+		var read bool
+		if ok {
+			data, read = readFileAt(fd, name, buf[:0], shortEOF)
+		} else {
+			data, read = readFile(abs+"/"+name, buf[:0])
+		}
+		buf = g.searchData(data, read, f.Path, buf)
+	}
+	return buf
+}
+
+// searchFile reads and searches one file (the path of a grep that names a
+// file); buf is a reusable read buffer, returned (possibly grown) for the
+// next file. Unreadable, special and oversized files are skipped uncounted.
+func (g *grepper) searchFile(abs, display string, buf []byte) []byte {
+	data, ok := readFile(abs, buf[:0])
+	return g.searchData(data, ok, display, buf)
+}
+
+// searchData searches data, the content of the file display read into buf
+// (ok false when it could not be read), and returns the buffer to reuse.
+func (g *grepper) searchData(data []byte, ok bool, display string, buf []byte) []byte {
+	if cap(data) > cap(buf) {
+		buf = data[:0]
+	}
+	if !ok {
+		return buf
+	}
+	r := fileResult{path: display}
+	switch {
+	case g.o.Mode == ModeFilesWithMatches:
+		ok, err := g.m.HasMatchCancel(data, g.check)
+		if err != nil {
+			g.searchFailed(err, display)
+			return buf
+		}
+		if ok {
+			r.count = 1
+		}
+	default:
+		if bytes.IndexByte(data[:min(len(data), binaryPrefix)], 0) >= 0 {
+			break // binary: searched, no matches
+		}
+		withLines := g.o.Mode == ModeContent
+		// The matches are collected in a pooled slice and copied out at
+		// their final length: one allocation per file with matches, not a
+		// doubling slice per file.
+		scratch := getMatchBuf()
+		defer putMatchBuf(scratch)
+		var err error
+		r.matches, r.count, err = g.m.Search(data, g.perFile, withLines, (*scratch)[:0], g.check)
+		*scratch = r.matches // what putMatchBuf clears
+		if err != nil {
+			g.searchFailed(err, display)
+			return buf
+		}
+		// A NUL past the prefix only matters to a file with matches: the
+		// rest of the file is scanned for one only then.
+		if r.count > 0 && len(data) > binaryPrefix {
+			if i := bytes.IndexByte(data[binaryPrefix:], 0); i >= 0 {
+				if !withLines {
+					// quitAtBinary needs the matches' line numbers.
+					r.matches, r.count, err = g.m.Search(data, g.perFile, true, nil, g.check)
+					if err != nil {
+						g.searchFailed(err, display)
+						return buf
+					}
+				}
+				r.matches, r.count = quitAtBinary(data, binaryPrefix+i, r.matches, r.count)
+			}
+		}
+		if g.o.Mode != ModeContent {
+			r.matches = nil
+		}
+		if len(r.matches) > 0 && g.perFile >= 0 && len(r.matches) > g.perFile {
+			r.matches = r.matches[:g.perFile]
+		}
+		r.matches = slices.Clone(r.matches) // off the pooled slice
+	}
+	g.mu.Lock()
+	g.searched++
+	if r.count > 0 {
+		g.results = append(g.results, r)
+	}
+	g.mu.Unlock()
+	return buf
+}
+
+// binaryPrefix is the size of the reference searcher's first buffer: a NUL
+// byte within it makes the whole file binary (no content or count matches).
+const binaryPrefix = 64 << 10
+
+// quitAtBinary applies the rest of the reference searcher's binary rule to
+// a file whose first NUL byte, at offset nul, lies past binaryPrefix: the
+// search quits at the first matching line that contains a NUL, which is
+// neither reported nor counted. Lines without a match are never examined,
+// so matches after a NUL on a non-matching line still count.
+func quitAtBinary(data []byte, nul int, matches []search.Match, count int) ([]search.Match, int) {
+	line, pos := 1, 0 // line number of data[pos]
+	for i, m := range matches {
+		for nul >= 0 {
+			line += bytes.Count(data[pos:nul], []byte{'\n'})
+			pos = nul
+			if line >= m.LineNumber {
+				break
+			}
+			next := bytes.IndexByte(data[nul+1:], 0)
+			if next < 0 {
+				nul = -1
+				break
+			}
+			nul += 1 + next
+		}
+		if nul < 0 {
+			break
+		}
+		if line == m.LineNumber {
+			return matches[:i], i
+		}
+	}
+	return matches, count
+}
+
+// readBufs holds read buffers (*[]byte) shared by all calls: a buffer keeps
+// the size of the largest file it held, so that later files and calls do
+// not grow (allocate, zero and copy) it again.
+var readBufs sync.Pool
+
+// matchBufs holds the slices (*[]search.Match) that searchData collects a
+// file's matches in before copying them out.
+var matchBufs sync.Pool
+
+func getMatchBuf() *[]search.Match {
+	if b, ok := matchBufs.Get().(*[]search.Match); ok {
+		return b
+	}
+	return new([]search.Match)
+}
+
+// putMatchBuf returns b to the pool, dropping what its elements reference.
+func putMatchBuf(b *[]search.Match) {
+	clear(*b)
+	*b = (*b)[:0]
+	matchBufs.Put(b)
+}
+
+// getReadBuf returns a pooled read buffer, or a new one of 64 KiB.
+func getReadBuf() *[]byte {
+	if b, ok := readBufs.Get().(*[]byte); ok {
+		return b
+	}
+	b := make([]byte, 0, 64<<10)
+	return &b
+}
+
+// shape applies offset and maxCount over the files in path order, as the
+// reference does.
+func (g *grepper) shape() GrepResult {
+	slices.SortFunc(g.results, func(a, b fileResult) int { return strings.Compare(a.path, b.path) })
+	res := GrepResult{Matches: []GrepMatch{}, FilesSearched: g.searched, FilesWithMatches: len(g.results)}
+	offset := deref(g.o.Offset)
+	limit := -1
+	if g.o.MaxCount != nil {
+		limit = *g.o.MaxCount
+	}
+	switch g.o.Mode {
+	case ModeFilesWithMatches:
+		res.TotalMatches = len(g.results)
+		for _, r := range g.results {
+			if limit >= 0 && len(res.Matches) >= limit {
+				break
+			}
+			if offset > 0 {
+				offset--
+				continue
+			}
+			res.Matches = append(res.Matches, GrepMatch{Path: r.path})
+		}
+		res.LimitReached = limit >= 0 && len(res.Matches) >= limit
+	case ModeCount:
+		consumed := 0
+		for _, r := range g.results {
+			res.TotalMatches += r.count
+		}
+		for _, r := range g.results {
+			if limit >= 0 && consumed >= limit {
+				break
+			}
+			if offset >= r.count {
+				offset -= r.count
+				continue
+			}
+			consumed += r.count - offset
+			offset = 0
+			n := r.count
+			res.Matches = append(res.Matches, GrepMatch{Path: r.path, MatchCount: &n})
+		}
+		res.LimitReached = limit >= 0 && consumed >= limit
+	default:
+		// The files' matches as they are, cut to offset and limit.
+		kept := 0
+		for _, r := range g.results {
+			res.TotalMatches += r.count
+			ms := r.matches
+			if offset > 0 {
+				k := min(offset, len(ms))
+				ms, offset = ms[k:], offset-k
+			}
+			if limit >= 0 {
+				ms = ms[:min(len(ms), max(0, limit-kept))]
+			}
+			if len(ms) > 0 {
+				res.groups = append(res.groups, fileResult{path: r.path, matches: ms})
+				kept += len(ms)
+			}
+		}
+		res.LimitReached = limit >= 0 && kept >= limit
+		if g.hotCap > 0 {
+			// As 18.2.3, which streams: a file whose matches reached the
+			// per-file cap sets limitReached unless the offset skipped past
+			// its last kept match (all of it and the ones after).
+			seen, off := 0, deref(g.o.Offset)
+			for _, r := range g.results {
+				seen += len(r.matches)
+				if len(r.matches) >= g.hotCap && off <= seen {
+					res.LimitReached = true
+				}
+			}
+		}
+		if !g.o.Grouped {
+			// One allocation for every match returned.
+			res.Matches = make([]GrepMatch, 0, kept)
+			for _, gr := range res.groups {
+				for i := range gr.matches {
+					res.Matches = append(res.Matches, grepMatch(gr.path, &gr.matches[i]))
+				}
+			}
+			res.groups = nil
+		}
+	}
+	return res
+}
+
+// grepMatch is the GrepMatch of the engine's match m in the file at path.
+func grepMatch(path string, m *search.Match) GrepMatch {
+	return GrepMatch{Path: path, LineNumber: m.LineNumber, Line: m.Line,
+		ContextBefore: m.ContextBefore, ContextAfter: m.ContextAfter, Truncated: m.Truncated}
+}

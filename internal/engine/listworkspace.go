@@ -1,0 +1,234 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"syscall"
+
+	"github.com/fscache/fscache/internal/walk"
+)
+
+// ListWorkspaceOptions are ListWorkspace's options, documented field by
+// field on the public fscache.ListWorkspaceOptions (capi's TestSchema*
+// check both against schema/options.json).
+type ListWorkspaceOptions struct {
+	Path            string
+	MaxDepth        uint32
+	Hidden          bool
+	Gitignore       *bool
+	CollectAgentsMd bool
+	Cancel
+}
+
+// WorkspaceEntry is one entry of ListWorkspace: a GlobMatch whose mtime
+// keeps its sub-millisecond part, as 18.2's does (see
+// fscache.WorkspaceEntry).
+type WorkspaceEntry struct {
+	Path  string
+	Type  FileType
+	Mtime float64
+	Size  int64
+}
+
+// ListWorkspaceResult is the result of ListWorkspace (see
+// fscache.ListWorkspaceResult): AgentsMdFiles has at most AgentsMdCap
+// paths, of directories at depth 1..AgentsMdMaxDepth, and is never nil.
+type ListWorkspaceResult struct {
+	Entries       []WorkspaceEntry
+	AgentsMdFiles []string
+	Truncated     bool
+}
+
+// The limits of CollectAgentsMd, the reference's.
+const (
+	AgentsMdName     = "AGENTS.md"
+	AgentsMdMaxDepth = 4
+	AgentsMdCap      = 200
+)
+
+// ListWorkspace walks o.Path once and returns the entries up to o.MaxDepth
+// and, with CollectAgentsMd, the directory-scoped AGENTS.md files. The walk
+// applies glob's policy (hidden, ignore files, .git and node_modules always
+// pruned, links not followed). Unlike the other operations its errors read
+// like pi-natives 18.2's ("Native directory scan failed for <path>: ...").
+func ListWorkspace(o ListWorkspaceOptions) (res ListWorkspaceResult, err error) {
+	res.AgentsMdFiles = []string{}
+	// The root is checked before the cancellation, as 18.2.3 does.
+	tok := o.Cancel.token()
+	root, err := workspaceRoot(o.Path)
+	if err != nil {
+		return res, err
+	}
+	if err := tok.Err(); err != nil {
+		return res, asError(err)
+	}
+	maxDepth := int(o.MaxDepth)
+	// A directory at depth d is descended into when its children may be
+	// entries, or when they are directories whose AGENTS.md is collected.
+	descend := func(d int) bool {
+		return d < maxDepth || (o.CollectAgentsMd && d < AgentsMdMaxDepth)
+	}
+	var (
+		mu     sync.Mutex
+		agents []string
+	)
+	// agentsIn checks the directory rel (depth d, "" for the root) for an
+	// AGENTS.md directly, whatever the ignore rules say of the file.
+	agentsIn := func(rel string, d int) {
+		p := AgentsMdName
+		if rel != "" {
+			p = rel + "/" + AgentsMdName
+		}
+		st, err := os.Lstat(filepath.Join(root, p))
+		if err != nil || st.IsDir() {
+			return
+		}
+		e, ok := workspaceEntry(p, st)
+		if !ok {
+			return
+		}
+		e.Mtime = float64(st.ModTime().UnixMilli())
+		mu.Lock()
+		defer mu.Unlock()
+		if d >= 1 && d <= AgentsMdMaxDepth {
+			agents = append(agents, p)
+		}
+		if d+1 <= maxDepth {
+			res.Entries = append(res.Entries, e)
+		}
+	}
+	if o.CollectAgentsMd {
+		agentsIn("", 0)
+	}
+	if descend(0) {
+		wo := walk.Options{
+			Root:            root,
+			Hidden:          o.Hidden,
+			Gitignore:       orTrue(o.Gitignore),
+			LooseGitignore:  true,
+			SkipNodeModules: true,
+			Cancel:          tok,
+		}
+		err = walk.Walk(wo, func(e walk.Entry) error {
+			d := strings.Count(e.Path, "/") + 1
+			isDir := e.Type == Dir
+			base := pathBase(e.Path)
+			if isDir && workspaceSkipped[base] {
+				return walk.ErrSkipDir // dropped with its subtree, whatever the options
+			}
+			if base == workspaceDropped {
+				if isDir {
+					return walk.ErrSkipDir
+				}
+				return nil
+			}
+			if o.CollectAgentsMd && !isDir && pathBase(e.Path) == AgentsMdName {
+				return nil // reported by agentsIn of its directory
+			}
+			if d <= maxDepth {
+				if st, err := os.Lstat(filepath.Join(root, e.FSPath())); err == nil {
+					if we, ok := workspaceEntry(e.Path, st); ok {
+						mu.Lock()
+						res.Entries = append(res.Entries, we)
+						mu.Unlock()
+					}
+				}
+			}
+			if !isDir {
+				return nil
+			}
+			if o.CollectAgentsMd {
+				agentsIn(e.Path, d)
+			}
+			if !descend(d) {
+				return walk.ErrSkipDir
+			}
+			return nil
+		})
+		if err != nil {
+			return ListWorkspaceResult{AgentsMdFiles: []string{}}, asError(err)
+		}
+	}
+	slices.SortFunc(res.Entries, func(a, b WorkspaceEntry) int { return strings.Compare(a.Path, b.Path) })
+	slices.Sort(agents)
+	if len(agents) > AgentsMdCap {
+		agents, res.Truncated = agents[:AgentsMdCap], true
+	}
+	if agents != nil {
+		res.AgentsMdFiles = agents
+	}
+	if res.Entries == nil {
+		res.Entries = []WorkspaceEntry{}
+	}
+	return res, nil
+}
+
+// workspaceSkipped are the directory names 18.2.3's workspace walk always
+// prunes (hidden and gitignore notwithstanding), besides .git and
+// node_modules, which the walk itself prunes.
+var workspaceSkipped = map[string]bool{
+	".next": true, "build": true, "target": true, ".venv": true, ".cache": true,
+	".turbo": true, ".parcel-cache": true, "dist": true, "coverage": true,
+}
+
+// workspaceDropped is the one name both references drop from a workspace
+// listing whatever its kind: a file of that name is no entry, a directory
+// is pruned with its subtree (AGENTS.md files in it are not collected).
+// 18.2.3 drops no other name this way (checked over the usual
+// operating-system and editor litter: Thumbs.db, desktop.ini, ._*, .idea,
+// __pycache__, ...).
+const workspaceDropped = ".DS_Store"
+
+func pathBase(p string) string { return p[strings.LastIndexByte(p, '/')+1:] }
+
+// workspaceEntry builds the entry for path from its lstat; false for the
+// kinds that are never entries (sockets, FIFOs, devices).
+func workspaceEntry(path string, st fs.FileInfo) (WorkspaceEntry, bool) {
+	e := WorkspaceEntry{Path: path, Size: -1}
+	m := st.Mode()
+	switch {
+	case m.IsDir():
+		e.Type = Dir
+	case m&fs.ModeSymlink != 0:
+		e.Type = Symlink
+	case m.IsRegular():
+		e.Type, e.Size = File, st.Size()
+	default:
+		return e, false
+	}
+	t := st.ModTime()
+	e.Mtime = float64(t.Unix())*1000 + float64(t.Nanosecond())/1e6
+	return e, true
+}
+
+// workspaceRoot resolves the root of ListWorkspace, with 18.2's messages.
+func workspaceRoot(p string) (string, error) {
+	return checkDir(p, dirMessages{
+		notFound: func(path string, err error) string {
+			return "Native directory scan failed for " + path + ": Path not found: " + osErrorText(err)
+		},
+		notDir: func(abs string) string {
+			return "Native directory scan failed for " + abs + ": Search path must be a directory"
+		},
+	})
+}
+
+// osErrorText renders err as Rust's io::Error displays an OS error:
+// "No such file or directory (os error 2)".
+func osErrorText(err error) string {
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		s := errno.Error()
+		if s != "" {
+			s = strings.ToUpper(s[:1]) + s[1:]
+		}
+		return fmt.Sprintf("%s (os error %d)", s, int(errno))
+	}
+	return err.Error()
+}

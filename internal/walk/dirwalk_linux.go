@@ -1,0 +1,319 @@
+package walk
+
+import (
+	"io/fs"
+	"os"
+	"sync"
+	"syscall"
+	"unsafe"
+
+	"github.com/charlievieth/fastwalk"
+	"golang.org/x/sys/unix"
+
+	"github.com/fscache/fscache/internal/ignore"
+)
+
+// On Linux, Scan lists directories itself rather than through fastwalk.
+// fastwalk calls back for each entry while it is still reading the
+// directory, so the ignore state of a directory with subdirectories had to
+// be built by probing for every ignore file (.git, .jj, .ignore,
+// .gitignore: three or four failed lookups per directory), and it costs an
+// allocation per entry for its DirEntry and another for the entry's path.
+// Here a worker reads a directory's whole listing first: the names it
+// holds say which ignore files exist, so none is probed, and the paths of
+// all its entries are cut from one string. Entries are then decided by
+// entryIn, exactly as for fastwalk's callbacks.
+
+// listsWithFastwalk is false: Scan lists with walkTree.
+const listsWithFastwalk = false
+
+// listWorkers is the number of goroutines listing directories: as many as
+// fastwalk would use (they mostly wait on the kernel).
+func listWorkers() int { return fastwalk.DefaultNumWorkers() }
+
+// direntBuf is the size of a worker's getdents buffer: most directories
+// are read in one call.
+const direntBuf = 32 << 10
+
+// walkTree lists the tree under s.root, root included, into s's nodes.
+func (s *scanner) walkTree() error {
+	q := &dirQueue{todo: []*dirNode{s.rootNode}, pending: 1}
+	q.cond.L = &q.mu
+	workers := listWorkers()
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			l := lister{s: s, buf: make([]byte, direntBuf)}
+			for {
+				n := q.pop()
+				if n == nil {
+					return
+				}
+				err := l.list(n, q)
+				q.done(err)
+			}
+		})
+	}
+	wg.Wait()
+	return q.err
+}
+
+// dirQueue holds the directories waiting to be listed, most recent first
+// (depth first, which keeps the number waiting small).
+type dirQueue struct {
+	mu      sync.Mutex
+	cond    sync.Cond
+	todo    []*dirNode
+	pending int   // directories queued or being listed
+	err     error // the first error, which stops the walk
+}
+
+// pop returns the next directory to list, or nil when the walk is over.
+func (q *dirQueue) pop() *dirNode {
+	q.mu.Lock()
+	defer q.mu.Unlock()
+	for len(q.todo) == 0 && q.pending > 0 && q.err == nil {
+		q.cond.Wait()
+	}
+	if q.err != nil || len(q.todo) == 0 {
+		return nil
+	}
+	n := q.todo[len(q.todo)-1]
+	q.todo = q.todo[:len(q.todo)-1]
+	return n
+}
+
+// push queues the directories of one listing.
+func (q *dirQueue) push(ns []*dirNode) {
+	if len(ns) == 0 {
+		return
+	}
+	q.mu.Lock()
+	q.todo = append(q.todo, ns...)
+	q.pending += len(ns)
+	q.mu.Unlock()
+	if len(ns) == 1 {
+		q.cond.Signal()
+	} else {
+		q.cond.Broadcast()
+	}
+}
+
+// done ends the listing of one directory, err being its error.
+func (q *dirQueue) done(err error) {
+	q.mu.Lock()
+	q.pending--
+	if err != nil && q.err == nil {
+		q.err = err
+	}
+	wake := q.pending == 0 || q.err != nil
+	q.mu.Unlock()
+	if wake {
+		q.cond.Broadcast()
+	}
+}
+
+// lister is one worker's state.
+type lister struct {
+	s     *scanner
+	buf   []byte   // getdents buffer
+	names []byte   // the paths of the directory's entries, back to back
+	ents  []listed // the entries, indexing names
+	subs  []*dirNode
+}
+
+// listed is an entry of a listing: its path is names[at:end], its name
+// names[nameAt:end].
+type listed struct {
+	at, nameAt, end int
+	typ             fs.FileMode
+}
+
+// list reads the directory n completely, then decides about its entries
+// and queues its kept subdirectories. An unreadable directory is skipped
+// silently, as fastwalk's callback does.
+func (l *lister) list(n *dirNode, q *dirQueue) error {
+	s := l.s
+	fd, err := openDir(n.path)
+	if err != nil {
+		if n == s.rootNode {
+			// As fastwalk.Walk: a root that is gone is an error, an
+			// unreadable one an empty walk.
+			if _, serr := os.Stat(n.path); serr != nil {
+				return serr
+			}
+		}
+		return nil
+	}
+	prefix := n.path + "/"
+	if n.path == "/" {
+		prefix = "/"
+	}
+	l.names, l.ents = l.names[:0], l.ents[:0]
+	for {
+		nb, err := readDirent(fd, l.buf)
+		if err != nil || nb <= 0 {
+			break // a read error ends the listing with what was read
+		}
+		for off := 0; off+direntName0 <= nb; {
+			// struct linux_dirent64: d_ino u64, d_off s64, d_reclen
+			// u16, d_type u8, d_name (NUL-terminated), in native order.
+			rec := l.buf[off:]
+			ino := *(*uint64)(unsafe.Pointer(&rec[0]))
+			reclen := int(*(*uint16)(unsafe.Pointer(&rec[16])))
+			if reclen < direntName0 || off+reclen > nb {
+				break
+			}
+			dtype := rec[18]
+			name := direntName(rec[direntName0:reclen])
+			off += reclen
+			if ino == 0 || len(name) == 0 || string(name) == "." || string(name) == ".." {
+				continue
+			}
+			typ, ok := direntType(dtype, fd, name)
+			if !ok {
+				continue // gone since it was listed
+			}
+			at := len(l.names)
+			l.names = append(l.names, prefix...)
+			l.names = append(l.names, name...)
+			l.ents = append(l.ents, listed{at: at, nameAt: at + len(prefix), end: len(l.names), typ: typ})
+		}
+	}
+	defer syscall.Close(fd)
+	if len(l.ents) == 0 {
+		return nil
+	}
+	paths := string(l.names) // one allocation for every path of the listing
+	// The listing is complete: its ignore files are known.
+	var fileMarks, dirMarks ignore.Marks
+	for _, e := range l.ents {
+		if e.typ.IsDir() {
+			dirMarks |= ignore.MarkOf(paths[e.nameAt:e.end])
+		} else {
+			fileMarks |= ignore.MarkOf(paths[e.nameAt:e.end])
+		}
+	}
+	n.fileMarks |= fileMarks
+	n.dirMarks.Or(uint32(dirMarks))
+	if s.rootRules != nil {
+		n.rules(fileMarks | dirMarks) // built now, so entryIn probes nothing
+	}
+	if files := len(l.ents) - countDirs(l.ents); files > 0 && n.files == nil {
+		n.files = make([]fileEnt, 0, files)
+	}
+	// Full detail is read here, relative to the open directory, unless
+	// Observe made entryIn read it already.
+	full, ds := s.o.Full && s.o.Observe == nil, dirStatOf(fd)
+	l.subs = l.subs[:0]
+	for _, e := range l.ents {
+		if err := s.poll(); err != nil {
+			return err
+		}
+		if s.observeStop.Load() {
+			return nil // the error is returned after the walk
+		}
+		path, name := paths[e.at:e.end], paths[e.nameAt:e.end]
+		files := len(n.files)
+		sub, err := s.entryIn(n, path, name, e.typ)
+		if err == fastwalk.SkipDir {
+			continue
+		}
+		if err != nil {
+			return err
+		}
+		switch {
+		case sub != nil:
+			l.subs = append(l.subs, sub)
+			if full {
+				sub.own.mtime, sub.own.size = ds.lstat(name, path)
+			}
+		case full && len(n.files) > files:
+			f := &n.files[files]
+			f.det.mtime, f.det.size = ds.lstat(name, path)
+		}
+	}
+	q.push(l.subs)
+	return nil
+}
+
+// countDirs counts the directories of a listing.
+func countDirs(ents []listed) int {
+	c := 0
+	for _, e := range ents {
+		if e.typ.IsDir() {
+			c++
+		}
+	}
+	return c
+}
+
+// openDir opens the directory path (following links) for reading.
+func openDir(path string) (int, error) {
+	for {
+		fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_DIRECTORY|syscall.O_CLOEXEC, 0)
+		if err != syscall.EINTR {
+			return fd, err
+		}
+	}
+}
+
+// readDirent is getdents64, retried when interrupted.
+func readDirent(fd int, buf []byte) (int, error) {
+	for {
+		n, err := syscall.ReadDirent(fd, buf)
+		if err != syscall.EINTR {
+			return n, err
+		}
+	}
+}
+
+// direntName0 is the offset of d_name in struct linux_dirent64.
+const direntName0 = 19
+
+// direntName returns the NUL-terminated name at the start of b.
+func direntName(b []byte) []byte {
+	for i, c := range b {
+		if c == 0 {
+			return b[:i]
+		}
+	}
+	return b
+}
+
+// direntType maps a dirent's d_type to a file mode type, reading it with
+// lstat relative to the directory fd when the file system does not say
+// (DT_UNKNOWN, or a value it does not know); ok is false when the entry is
+// gone.
+func direntType(t uint8, fd int, name []byte) (fs.FileMode, bool) {
+	switch t {
+	case syscall.DT_REG, syscall.DT_DIR, syscall.DT_LNK, syscall.DT_FIFO, syscall.DT_SOCK, syscall.DT_CHR, syscall.DT_BLK:
+	default:
+		var st unix.Stat_t
+		for {
+			err := unix.Fstatat(fd, string(name), &st, unix.AT_SYMLINK_NOFOLLOW)
+			if err == nil {
+				break
+			}
+			if err != syscall.EINTR {
+				return 0, false
+			}
+		}
+		t = uint8(st.Mode & syscall.S_IFMT >> 12) // IFTODT: d_type is the file type bits
+	}
+	switch t {
+	case syscall.DT_DIR:
+		return fs.ModeDir, true
+	case syscall.DT_LNK:
+		return fs.ModeSymlink, true
+	case syscall.DT_FIFO:
+		return fs.ModeNamedPipe, true
+	case syscall.DT_SOCK:
+		return fs.ModeSocket, true
+	case syscall.DT_CHR:
+		return fs.ModeDevice | fs.ModeCharDevice, true
+	case syscall.DT_BLK:
+		return fs.ModeDevice, true
+	}
+	return 0, true
+}
