@@ -196,13 +196,13 @@ func document(op, js string) []byte {
 	defer cFree(unsafe.Pointer(o))
 	switch op {
 	case "glob":
-		return take(unsafe.Pointer(fscache_glob(o, nil, nil, nil)))
+		return take(unsafe.Pointer(fscache_go_glob(o, nil, nil, nil)))
 	case "fuzzyFind":
-		return take(unsafe.Pointer(fscache_fuzzy_find(o, nil)))
+		return take(unsafe.Pointer(fscache_go_fuzzy_find(o, nil)))
 	case "grep":
-		return take(unsafe.Pointer(fscache_grep(o, nil, nil, nil)))
+		return take(unsafe.Pointer(fscache_go_grep(o, nil, nil, nil)))
 	case "listWorkspace":
-		return take(unsafe.Pointer(fscache_list_workspace(o, nil)))
+		return take(unsafe.Pointer(fscache_go_list_workspace(o, nil)))
 	}
 	panic("no operation " + op)
 }
@@ -275,7 +275,7 @@ func TestResultLayout(t *testing.T) {
 			t.Errorf("%s: does not begin with %s: %.80s", tc.name, prefix, doc)
 		}
 	}
-	stats := take(unsafe.Pointer(fscache_cache_stats()))
+	stats := take(unsafe.Pointer(fscache_go_cache_stats()))
 	c.document("cacheStats", "CacheStats", stats, true)
 
 	// Every key of the layouts has been seen at least once, optional ones

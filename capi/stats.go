@@ -71,8 +71,8 @@ func grepIndexStats() grepIndexJSON {
 		Fallbacks: s.Fallbacks, FallbackRoots: s.FallbackRoots}
 }
 
-//export fscache_cache_stats
-func fscache_cache_stats() (out *C.char) {
+//export fscache_go_cache_stats
+func fscache_go_cache_stats() (out *C.char) {
 	defer fence(&out)
 	s := engine.CacheStats()
 	b, err := json.Marshal(cacheStatsJSON{

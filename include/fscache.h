@@ -155,6 +155,35 @@
  *   only shared state is the process-wide scan cache, which is thread-safe.
  *   Calls block the calling thread until they finish.
  *
+ * Signals (Linux; Windows has none; on macOS the same code is built but
+ *   untested, and where the Go runtime's initializer runs before the
+ *   library's, handlers keep Go's SA_ONSTACK and the library's threads do
+ *   not block signals): the library leaves the host's signal handlers as
+ *   the host installed them, before or after the library was loaded: same
+ *   function, flags and mask.
+ *   The library's Go runtime installs its own handlers (SA_ONSTACK) for
+ *   five signals only: SIGSEGV, SIGBUS and SIGFPE, whose handler the host
+ *   had is still called for faults outside the library's Go code; SIGPIPE,
+ *   whose handler the host had is still called; and SIGURG, its preemption
+ *   signal, whose handler the host had is no longer called. The one
+ *   exception: a handler installed before the load for SIGCHLD, SIGPROF,
+ *   SIGSTKFLT or signal 34 (glibc's SIGRTMIN) gets SA_ONSTACK, as Go sets
+ *   it, because Go never lets its threads block these and SA_ONSTACK keeps
+ *   the handler off the library's small goroutine stacks; give handlers for
+ *   them SA_ONSTACK yourself if you install them after the load.
+ *   Instead of SA_ONSTACK, masks keep the host's handlers off those stacks:
+ *   the library's own threads block every signal except SIGSEGV, SIGBUS,
+ *   SIGFPE, SIGILL, SIGTRAP, SIGSYS, SIGPIPE, SIGURG and the exception's
+ *   (with glibc's internal 32 and 33), so a signal sent to the process is
+ *   handled on one of the host's threads; and every function blocks the
+ *   same signals on the calling thread while it runs and restores the
+ *   caller's mask before it returns. A signal sent to that thread during a
+ *   call is handled when the call returns, or during on_match, which runs
+ *   with the caller's mask. After a call the thread's mask is as it was.
+ *   A thread that has called the library keeps the Go runtime's alternate
+ *   signal stack (when it had none) until it exits; handlers without
+ *   SA_ONSTACK never run on it.
+ *
  * Environment (read once per process, at the first call):
  *   FS_SCAN_CACHE_TTL_MS (default 1000), FS_SCAN_EMPTY_RECHECK_MS (200),
  *   FS_SCAN_CACHE_MAX_ENTRIES (16), FS_SCAN_CACHE_WATCH (on; "0" turns
