@@ -232,7 +232,7 @@ func (c *Cache) Get(k Key, tok *cancel.Token, obs ...Observer) (*Snapshot, time.
 
 // wait blocks until f is done or tok cancels.
 func wait(f *flight, tok *cancel.Token) error {
-	t := time.NewTicker(5 * time.Millisecond)
+	t := time.NewTicker(cancel.PollPeriod)
 	defer t.Stop()
 	for {
 		select {

@@ -2,6 +2,7 @@ package search
 
 import (
 	"bytes"
+	"github.com/fscache/fscache/internal/cancel"
 	"strings"
 	"sync"
 )
@@ -334,18 +335,22 @@ func (m *Matcher) HasMatch(data []byte) bool {
 	return ok
 }
 
-// HasMatchCancel is HasMatch with the cancel function of Search. Only a
-// pattern on the backtracking engine can fail (a *BudgetError, or the
-// error of cancel); it looks at the data line by line.
-func (m *Matcher) HasMatchCancel(data []byte, cancel func() error) (bool, error) {
+// HasMatchCancel is HasMatch with the cancel token of Search, whose error
+// it returns once the token stopped. It fails too when the automaton
+// simulation runs out of its budget, and a pattern on the backtracking
+// engine with a *BudgetError; that engine looks at the data line by line.
+func (m *Matcher) HasMatchCancel(data []byte, tok *cancel.Token) (bool, error) {
 	if m.bt != nil {
-		_, n, err := m.Search(data, 0, false, nil, cancel)
+		_, n, err := m.Search(data, 0, false, nil, tok)
 		return n > 0 && err == nil, err
 	}
-	return m.hasMatch(data)
+	return m.hasMatch(data, tok)
 }
 
-func (m *Matcher) hasMatch(data []byte) (bool, error) {
+func (m *Matcher) hasMatch(data []byte, tok *cancel.Token) (bool, error) {
+	if tok.Stopped() {
+		return false, tok.Err()
+	}
 	switch m.bufMode {
 	case modeMatchAll:
 		return true, nil
@@ -373,10 +378,15 @@ func (m *Matcher) hasMatch(data []byte) (bool, error) {
 	d := m.bufPool.Get().(*dfaCache)
 	defer m.bufPool.Put(d)
 	d.badClr = 0
+	d.tok = tok
+	defer func() { d.tok = nil }()
 	if d.sim != nil {
 		d.sim.resetWork()
 	}
 	ok := d.matchHaystack(data)
+	if tok.Stopped() {
+		return false, tok.Err()
+	}
 	if d.sim != nil && d.sim.over {
 		return false, &BudgetError{Line: 1, Limit: nfaBudgetText}
 	}

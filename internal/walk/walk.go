@@ -76,7 +76,8 @@ type Options struct {
 	FollowLinks bool
 	// Full records Mtime and Size.
 	Full bool
-	// Cancel is polled before the walk and every 128 entries.
+	// Cancel is looked at before the walk, at every entry and between the
+	// steps of Scan's second phase.
 	Cancel *cancel.Token
 	// Observe, when not nil, is called by Scan with every entry it will
 	// return, once each, as the walk finds it: concurrently from the walk's
@@ -95,9 +96,6 @@ type Options struct {
 	// WalkSub ignore it.
 	OnLink func(rel string)
 }
-
-// pollEvery is how many visited entries may pass between cancel checks.
-const pollEvery = 128
 
 // walker holds what Walk and Scan share: the options, the root in the form
 // fastwalk reports it, and the root's ignore state.
@@ -134,13 +132,11 @@ func newWalker(o Options) *walker {
 	return w
 }
 
-// poll counts one visited entry and checks the cancel token every
-// pollEvery entries.
+// poll counts one visited entry and looks at the cancel token (one atomic
+// load: the token notices a cancellation by its own clock).
 func (w *walker) poll() error {
-	if w.visited.Add(1)%pollEvery == 0 {
-		return w.o.Cancel.Err()
-	}
-	return nil
+	w.visited.Add(1)
+	return w.o.Cancel.Err()
 }
 
 // prunedByName reports whether an entry is dropped for its name alone:
