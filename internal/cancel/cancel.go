@@ -15,6 +15,7 @@ package cancel
 
 import (
 	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -68,12 +69,25 @@ func New(deadline time.Time, flag func() bool) *Token {
 
 // check looks at the flag and the deadline and records what it finds.
 func (t *Token) check() error {
-	if t.flag != nil && t.flag() {
+	if t.flag != nil && t.raised() {
 		t.Stop(ErrSignal)
 	} else if !t.deadline.IsZero() && !time.Now().Before(t.deadline) {
 		t.Stop(ErrTimeout)
 	}
 	return t.Err()
+}
+
+// raised calls the flag. The timer calls it from a goroutine of its own,
+// where a panic would end the process: a panicking flag stops the token
+// with an error saying so instead.
+func (t *Token) raised() (up bool) {
+	defer func() {
+		if r := recover(); r != nil {
+			t.Stop(fmt.Errorf("cancel: the abort flag panicked: %v", r))
+			up = false
+		}
+	}()
+	return t.flag()
 }
 
 // next is the delay to the next check, if there is anything to watch.

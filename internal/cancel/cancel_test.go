@@ -88,6 +88,25 @@ func TestWatched(t *testing.T) {
 	}
 }
 
+// TestFlagPanics: a panicking flag, at once or on the timer's goroutine,
+// stops the token with an error instead of ending the process.
+func TestFlagPanics(t *testing.T) {
+	if err := New(time.Time{}, func() bool { panic("at once") }).Err(); err == nil || err == ErrSignal {
+		t.Errorf("at once: %v", err)
+	}
+	var polls atomic.Int32
+	tok := New(time.Time{}, func() bool {
+		if polls.Add(1) > 2 {
+			panic("later")
+		}
+		return false
+	})
+	defer tok.Release()
+	if err := waitErr(t, tok); err == ErrSignal || err.Error() != "cancel: the abort flag panicked: later" {
+		t.Errorf("later: %v", err)
+	}
+}
+
 // TestStop: the first reason stays.
 func TestStop(t *testing.T) {
 	tok := New(time.Time{}, nil)
