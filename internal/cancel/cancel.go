@@ -11,6 +11,13 @@
 // plus one such step, however slow the engine runs (the race detector, a
 // loaded machine). The timer runs no goroutine between its firings and is
 // stopped, any firing in progress waited for, by Release.
+//
+// A timer runs only when the Go scheduler gets to it: while every P runs a
+// busy goroutine (a walk's listing workers, grep's searchers) that can take
+// until the next preemption, about 10 ms. So the loops that keep every P
+// busy also call Poll every few hundred steps: it looks at the flag and the
+// deadline itself once PollPeriod has passed since the last look (reading
+// the monotonic clock), whichever of the timer and the loops comes first.
 package cancel
 
 import (
@@ -38,6 +45,10 @@ type Token struct {
 	flag     func() bool
 	// reason holds the error the token stopped with (nil while it runs).
 	reason atomic.Pointer[error]
+	// born is when the token was made; looked is the time of the last look
+	// at the flag and the deadline, as an offset from born.
+	born   time.Time
+	looked atomic.Int64
 
 	mu       sync.Mutex
 	timer    *time.Timer
@@ -54,7 +65,7 @@ type Token struct {
 // released: every token from New must be released (Release) when the
 // operation ends.
 func New(deadline time.Time, flag func() bool) *Token {
-	t := &Token{deadline: deadline, flag: flag}
+	t := &Token{deadline: deadline, flag: flag, born: time.Now()}
 	if t.check() != nil {
 		return t
 	}
@@ -109,6 +120,7 @@ func (t *Token) fire() {
 	defer t.firing.Done()
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	t.looked.Store(int64(time.Since(t.born)))
 	if t.released || t.check() != nil {
 		return
 	}
@@ -161,6 +173,27 @@ func (t *Token) Err() error {
 // Stopped reports whether Err would return an error; it is cheap enough to
 // be called on every step of a hot loop.
 func (t *Token) Stopped() bool { return t != nil && t.reason.Load() != nil }
+
+// Poll is Stopped that also looks at the flag and the deadline itself when
+// PollPeriod has passed since the last look (the timer's or Poll's): for
+// loops that may keep the token's timer from running, called every few
+// hundred steps (it reads the clock).
+func (t *Token) Poll() bool {
+	if t == nil {
+		return false
+	}
+	if t.reason.Load() != nil {
+		return true
+	}
+	if t.flag == nil && t.deadline.IsZero() {
+		return false
+	}
+	now := int64(time.Since(t.born))
+	if last := t.looked.Load(); now-last < int64(PollPeriod) || !t.looked.CompareAndSwap(last, now) {
+		return false // looked at lately, or being looked at by another
+	}
+	return t.check() != nil
+}
 
 // Check is Err for use as a polling function value.
 func (t *Token) Check() error { return t.Err() }

@@ -107,6 +107,35 @@ func TestFlagPanics(t *testing.T) {
 	}
 }
 
+// TestPoll: Poll looks at the flag itself once PollPeriod has passed since
+// the last look, with no timer running (released here, as one kept from
+// running by busy goroutines).
+func TestPoll(t *testing.T) {
+	var flag atomic.Bool
+	tok := New(time.Now().Add(time.Hour), flag.Load)
+	tok.Release()
+	flag.Store(true)
+	time.Sleep(2 * PollPeriod)
+	if !tok.Poll() || tok.Err() != ErrSignal {
+		t.Errorf("Poll after PollPeriod: %v", tok.Err())
+	}
+	tok = New(time.Now().Add(3*PollPeriod), nil)
+	tok.Release()
+	time.Sleep(4 * PollPeriod)
+	if !tok.Poll() || tok.Err() != ErrTimeout {
+		t.Errorf("Poll past the deadline: %v", tok.Err())
+	}
+	var nilTok *Token
+	if nilTok.Poll() || New(time.Time{}, nil).Poll() {
+		t.Error("Poll stopped a token with nothing to watch")
+	}
+	stopped := New(time.Time{}, nil)
+	stopped.Stop(ErrSignal)
+	if !stopped.Poll() {
+		t.Error("Poll missed Stop")
+	}
+}
+
 // TestStop: the first reason stays.
 func TestStop(t *testing.T) {
 	tok := New(time.Time{}, nil)

@@ -140,7 +140,7 @@ func score(q fuzzy.Query, snap *scancache.Snapshot, cached bool, limit int, tok 
 	h := make([]FuzzyFindMatch, 0, min(limit, 1024))
 	total := 0
 	for i := range entries {
-		if tok.Stopped() {
+		if i&255 == 0 && tok.Poll() || tok.Stopped() {
 			return nil, 0, tok.Err()
 		}
 		e := &entries[i]

@@ -221,7 +221,7 @@ func (g *globFilter) filter(entries []walk.Entry) ([]int32, map[int32]FileType, 
 	out := make([]int32, 0, 256)
 	var retyped map[int32]FileType
 	for i := range entries {
-		if g.tok.Stopped() {
+		if i&255 == 0 && g.tok.Poll() || g.tok.Stopped() {
 			return nil, nil, g.tok.Err()
 		}
 		if !g.m.Match(entries[i].Path) {

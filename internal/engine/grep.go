@@ -156,10 +156,10 @@ type grepper struct {
 // cancellation. A failure also stops the token (searchFailed), which the
 // searches poll, so that nil from the token means the call runs on.
 func (g *grepper) check() error {
-	err := g.tok.Err()
-	if err == nil {
+	if !g.tok.Poll() { // (called between files: it may read the clock)
 		return nil
 	}
+	err := g.tok.Err()
 	g.mu.Lock()
 	defer g.mu.Unlock()
 	if g.fail != nil {
@@ -338,7 +338,7 @@ func (g *grepper) candidate(e *walk.Entry) bool {
 func (g *grepper) candidates(entries []walk.Entry) ([]*walk.Entry, error) {
 	var files []*walk.Entry
 	for i := range entries {
-		if g.tok.Stopped() {
+		if i&255 == 0 && g.tok.Poll() || g.tok.Stopped() {
 			return nil, g.tok.Err()
 		}
 		if g.candidate(&entries[i]) {

@@ -384,7 +384,7 @@ func (it *lineIter) nextBacktrack(stop int) (ls, le int, found, done bool) {
 			ls, le = it.pos, lineEnd(data, it.pos)
 			it.advance(le)
 		}
-		if it.tok.Stopped() {
+		if it.tok.Poll() {
 			it.err = it.tok.Err()
 			return 0, 0, false, true
 		}

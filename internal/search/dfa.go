@@ -442,14 +442,14 @@ func (d *dfaCache) scan(data []byte, i, end int, s int32) (scanEvent, int, int32
 			if i >= end {
 				return evEnd, i, s
 			}
-			if d.tok.Stopped() {
+			if d.tok.Poll() {
 				return evStop, i, s
 			}
 			continue
 		}
 		t = trans[int(s)+int(cls[data[i]])]
 		if t == dfaUnknown {
-			if d.tok.Stopped() {
+			if d.tok.Poll() {
 				return evStop, i, s
 			}
 			s, t = d.compute(s, int(cls[data[i]]))

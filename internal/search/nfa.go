@@ -399,7 +399,7 @@ type nfaSim struct {
 	work int
 	over bool
 	// tok, when not nil, is the search's cancel token, looked at on every
-	// byte stepped: once it stopped the simulation returns false (the
+	// byte stepped (Poll every 256): once it stopped the simulation returns false (the
 	// caller looks at the token), so that one long line cannot hold a
 	// cancelled search.
 	tok *cancel.Token
@@ -468,7 +468,7 @@ func (n *nfa) simulateFrom(sim *nfaSim, hay []byte, at int, set []int32) bool {
 			sim.over = true
 			return false
 		}
-		if sim.tok.Stopped() {
+		if at&255 == 0 && sim.tok.Poll() || sim.tok.Stopped() {
 			return false
 		}
 		b := hay[at]

@@ -8,9 +8,10 @@ import (
 )
 
 // pollEvery is how many bytes of input the search loop examines between two
-// looks at the cancel token (the automata also look on their own: the lazy
-// DFA at every state it builds and every scanChunk bytes, the NFA at every
-// byte, the backtracking engine at every line).
+// looks at the cancel token (cancel.Token.Poll). The automata also look on
+// their own: the lazy DFA at every state it builds and every scanChunk
+// bytes, the NFA at every byte (and Poll every 256), the backtracking
+// engine at every line.
 const pollEvery = 1 << 16
 
 // denseGap is the mean distance in bytes between prefilter candidates (over
@@ -294,7 +295,7 @@ func (m *Matcher) search(data []byte, limit int, withLines bool, dst []Match, to
 				}
 				break
 			}
-			if tok.Stopped() {
+			if tok.Poll() {
 				return matches, count, tok.Err()
 			}
 			nextPoll = it.pos + pollEvery
@@ -339,7 +340,7 @@ func (m *Matcher) search(data []byte, limit int, withLines bool, dst []Match, to
 			pendingAfter = after
 		}
 		if it.pos >= nextPoll {
-			if tok.Stopped() {
+			if tok.Poll() {
 				return matches, count, tok.Err()
 			}
 			nextPoll = it.pos + pollEvery

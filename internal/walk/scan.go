@@ -463,7 +463,7 @@ func (s *scanner) finish() ([]Entry, error) {
 func (s *scanner) parallel(nodes []*dirNode, workers int, f func(n *dirNode)) {
 	var next atomic.Int64
 	work := func() {
-		for !s.o.Cancel.Stopped() {
+		for !s.o.Cancel.Poll() {
 			i := next.Add(1) - 1
 			if i >= int64(len(nodes)) {
 				return
@@ -541,8 +541,8 @@ func (n *dirNode) readDetail(tok *cancel.Token) {
 	if len(n.order) >= dirStatMin {
 		d, ok = openDirStat(n.path)
 	}
-	for _, k := range n.order {
-		if tok.Stopped() {
+	for i, k := range n.order {
+		if i&255 == 255 && tok.Poll() || tok.Stopped() {
 			break
 		}
 		var path string

@@ -132,10 +132,13 @@ func newWalker(o Options) *walker {
 	return w
 }
 
-// poll counts one visited entry and looks at the cancel token (one atomic
-// load: the token notices a cancellation by its own clock).
+// poll counts one visited entry and looks at the cancel token: one atomic
+// load (the token notices a cancellation by its own clock), and every 256
+// entries a Poll, for the listing workers keep every P busy.
 func (w *walker) poll() error {
-	w.visited.Add(1)
+	if w.visited.Add(1)&255 == 0 {
+		w.o.Cancel.Poll()
+	}
 	return w.o.Cancel.Err()
 }
 
