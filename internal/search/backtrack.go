@@ -413,7 +413,7 @@ func (it *lineIter) nextBacktrack(stop int) (ls, le int, found, done bool) {
 }
 
 // searchBacktrack runs Search on the backtracking engine in a goroutine of
-// its own and polls tok meanwhile, every cancel.PollPeriod, so that a
+// its own and polls tok meanwhile (Poll), every cancel.PollPeriod, so that a
 // cancellation returns promptly even while one line is being matched (the
 // abandoned run stops at the end of that line, within BacktrackBudget). The
 // data is copied for the run, so the caller may reuse its buffer at once.
@@ -438,7 +438,7 @@ func (m *Matcher) searchBacktrack(data []byte, limit int, withLines bool, tok *c
 		case r := <-ch:
 			return r.matches, r.count, r.err
 		case <-tick.C:
-			if tok.Stopped() {
+			if tok.Poll() {
 				return nil, 0, tok.Err()
 			}
 		}
