@@ -2,9 +2,10 @@ package search
 
 import (
 	"bytes"
-	"github.com/fscache/fscache/internal/cancel"
 	"strings"
 	"sync"
+
+	"github.com/fscache/fscache/internal/cancel"
 )
 
 // Options of one compiled search.

@@ -399,9 +399,9 @@ type nfaSim struct {
 	work int
 	over bool
 	// tok, when not nil, is the search's cancel token, looked at on every
-	// byte stepped (Poll every 256): once it stopped the simulation returns false (the
-	// caller looks at the token), so that one long line cannot hold a
-	// cancelled search.
+	// byte stepped (Poll every 256): once it stopped the simulation returns
+	// false (the caller looks at the token), so that one long line cannot
+	// hold a cancelled search.
 	tok *cancel.Token
 }
 
