@@ -7,6 +7,6 @@
 .PHONY: test-ffi-lw
 
 test-ffi-lw: $(LIB) $(NODE_STAMP)
-	cd $(NODE_DIR) && $(NODE_TEST_ENV) $(BUN) test ./test/listworkspace.ffi.bun.test.ts
+	cd $(NODE_DIR) && $(NODE_TEST_ENV) $(BUN_TEST) ./test/listworkspace.ffi.bun.test.ts
 
 TEST_EXTRA += test-ffi-lw

@@ -7,13 +7,16 @@
  * the cache holds, until both FSCACHE_STRESS_SECONDS (default 20) have
  * passed and FSCACHE_STRESS_CALLS (default 100000) calls were made, or
  * four times those seconds at most. A monitor thread checks that the scan
- * cache stays within its entry bound. At the end it checks:
+ * cache stays within its entry bound. At the end it checks (no rate is
+ * asserted: a loaded machine makes fewer calls, which is only reported):
+ *   - every thread made progress (calls were made and answered);
  *   - every result was a well-formed envelope with the expected answer (or
  *     the expected "aborted"/"timeout" error for cancelled calls);
  *   - goroutines return to the baseline measured before the run once calls
- *     settle (fscache_debug_goroutines);
+ *     settle (fscache_debug_goroutines; a minute of grace, a leak after);
  *   - resident memory is flat: the growth between the first 10% of calls
- *     and the end stays under FSCACHE_STRESS_RSS_MB (default 64 MB).
+ *     (or of the seconds, if that comes first) and the end stays under
+ *     FSCACHE_STRESS_RSS_MB (default 64 MB).
  * Figures are printed. Exits non-zero on a failed check. Built by
  * mk/sanitize.mk as build/fscache_stress and, under AddressSanitizer and
  * UndefinedBehaviorSanitizer, build/fscache_stress_asan. */
@@ -38,6 +41,7 @@
 
 static char base[256];
 static atomic_long calls, failures, cancelled_ok, cache_over;
+static atomic_long thread_calls[THREADS]; /* operations each thread finished */
 static atomic_int stop_flag;
 static long max_cache_seen;
 static atomic_long op_count[16], op_ns[16];
@@ -216,6 +220,7 @@ static void *worker(void *arg) {
 		}
 		atomic_fetch_add(&op_count[op], 1);
 		atomic_fetch_add(&op_ns[op], (long)((now() - t0) * 1e9));
+		atomic_fetch_add(&thread_calls[(size_t)arg], 1);
 	}
 	return NULL;
 }
@@ -269,7 +274,7 @@ int main(void) {
 	double t;
 	while ((t = now() - start) < 4 * seconds) {
 		long c = atomic_load(&calls);
-		if (rss_early < 0 && c >= min_calls / 10) {
+		if (rss_early < 0 && (c >= min_calls / 10 || t >= seconds / 10.0)) {
 			rss_early = rss_kb();
 			calls_early = c;
 		}
@@ -289,7 +294,7 @@ int main(void) {
 	/* Goroutines settle: the library's goroutines end with their calls. */
 	long g = 0;
 	double settle_start = now();
-	for (int i = 0; i < 250; i++) {
+	for (int i = 0; i < 3000; i++) {
 		g = (long)fscache_debug_goroutines();
 		if (g <= base_g)
 			break;
@@ -310,7 +315,10 @@ int main(void) {
 	printf("stress: cache entries at most %ld (bound %ld)\n", max_cache_seen, (long)fscache_debug_cache_max_entries());
 
 	if (total < min_calls)
-		FAIL("only %ld calls in %.1f s (want %ld)", total, elapsed, min_calls);
+		printf("stress: note: %ld calls in %.1f s, fewer than %ld (a loaded machine)\n", total, elapsed, min_calls);
+	for (int i = 0; i < THREADS; i++)
+		if (atomic_load(&thread_calls[i]) == 0)
+			FAIL("thread %d made no call in %.1f s", i, elapsed);
 	if (g > base_g)
 		FAIL("goroutines: %ld after the calls settled, baseline %ld", g, base_g);
 	if (rss_early < 0 || rss_end - rss_early > rss_limit_kb)

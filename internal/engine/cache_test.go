@@ -4,8 +4,11 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
+
+	"github.com/fscache/fscache/internal/scancache"
 )
 
 func globPaths(t *testing.T, o GlobOptions) string {
@@ -82,8 +85,27 @@ func TestCacheOffNeitherReadsNorFills(t *testing.T) {
 	}
 }
 
+// fakeClock is a manual clock for the scan cache (scancache.SetClock):
+// entries age by advance, not by the wall clock, whatever the machine's
+// load.
+type fakeClock struct {
+	mu sync.Mutex
+	t  time.Time
+}
+
+func (f *fakeClock) now() time.Time { f.mu.Lock(); defer f.mu.Unlock(); return f.t }
+
+func (f *fakeClock) advance(d time.Duration) { f.mu.Lock(); f.t = f.t.Add(d); f.mu.Unlock() }
+
+// useFakeClock is useCache with a manual clock.
+func useFakeClock(t *testing.T, p scancache.Policy) *fakeClock {
+	f := &fakeClock{t: time.Unix(1000, 0)}
+	useCache(t, p).SetClock(f.now)
+	return f
+}
+
 func TestEmptyResultRecheck(t *testing.T) {
-	useCache(t, ttlOnly) // the contract's TTL policy, without watching
+	clock := useFakeClock(t, ttlOnly) // the contract's TTL policy, without watching
 	root, _ := filepath.EvalSymlinks(t.TempDir())
 	write(t, filepath.Join(root, "a.txt"))
 	o := GlobOptions{Pattern: "*.new", Path: root, Cache: true}
@@ -94,7 +116,7 @@ func TestEmptyResultRecheck(t *testing.T) {
 	if got := globPaths(t, o); got != "" {
 		t.Fatalf("a young empty result must not recheck: %q", got)
 	}
-	time.Sleep(250 * time.Millisecond)
+	clock.advance(250 * time.Millisecond)
 	if got := globPaths(t, o); got != "x.new" {
 		t.Fatalf("an empty result older than the recheck age must rescan: %q", got)
 	}
@@ -106,7 +128,7 @@ func TestEmptyResultRecheck(t *testing.T) {
 	f := FuzzyFindOptions{Query: "zzz", Path: root, Cache: true}
 	r, _ := FuzzyFind(f)
 	write(t, filepath.Join(root, "zzz.md"))
-	time.Sleep(250 * time.Millisecond)
+	clock.advance(250 * time.Millisecond)
 	r, _ = FuzzyFind(f)
 	if r.TotalMatches != 1 {
 		t.Fatalf("fuzzyFind recheck: %+v", r)
@@ -114,13 +136,16 @@ func TestEmptyResultRecheck(t *testing.T) {
 }
 
 func TestCacheExpires(t *testing.T) {
-	useCache(t, ttlOnly) // the contract's TTL policy, without watching
+	clock := useFakeClock(t, ttlOnly) // the contract's TTL policy, without watching
 	root, _ := filepath.EvalSymlinks(t.TempDir())
 	write(t, filepath.Join(root, "a.txt"))
 	o := GlobOptions{Pattern: "*", Path: root, Cache: true}
 	globPaths(t, o)
 	write(t, filepath.Join(root, "b.txt"))
-	time.Sleep(1100 * time.Millisecond)
+	if got := globPaths(t, o); got != "a.txt" {
+		t.Fatalf("young entry not served: %q", got)
+	}
+	clock.advance(1100 * time.Millisecond)
 	if got := globPaths(t, o); got != "a.txt b.txt" {
 		t.Fatalf("expired entry served: %q", got)
 	}

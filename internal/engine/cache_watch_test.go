@@ -20,10 +20,35 @@ var ttlOnly = scancache.Policy{TTL: time.Second, EmptyRecheck: 200 * time.Millis
 func useCache(t *testing.T, p scancache.Policy) *scancache.Cache {
 	t.Helper()
 	scanCache()
+	stopBuilders(t)
 	old := cache
 	cache = scancache.New(p, nil)
-	t.Cleanup(func() { cache.InvalidateAll(); cache = old })
+	t.Cleanup(func() { stopBuilders(t); cache.InvalidateAll(); cache = old })
 	return cache
+}
+
+// stopBuilders drops every grep index and waits for the background
+// builder to end, so that no builder reads the scan cache while a test
+// replaces it.
+func stopBuilders(t *testing.T) {
+	t.Helper()
+	gi := indexes
+	if gi == nil {
+		return
+	}
+	gi.dropAll()
+	for i := 0; ; i++ {
+		gi.mu.Lock()
+		b := gi.building
+		gi.mu.Unlock()
+		if !b {
+			return
+		}
+		if i > 60000 {
+			t.Fatal("hang: the index builder did not end in a minute")
+		}
+		time.Sleep(time.Millisecond)
+	}
 }
 
 func needWatch(t *testing.T) {

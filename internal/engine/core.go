@@ -84,15 +84,13 @@ type Cancel struct {
 	Aborted func() bool
 }
 
+// token makes the call's cancel token; the call releases it when it ends.
 func (c Cancel) token() *cancel.Token {
 	if c.TimeoutMs == nil {
 		return cancel.New(time.Time{}, c.Aborted)
 	}
 	return cancel.New(time.Now().Add(time.Duration(*c.TimeoutMs)*time.Millisecond), c.Aborted)
 }
-
-// pollEvery is how many entries a loop may handle between cancel checks.
-const pollEvery = 128
 
 // Int returns a pointer to v, for the optional fields of the options.
 func Int(v int) *int { return &v }
@@ -171,14 +169,20 @@ func checkDir(p string, m dirMessages) (string, error) {
 }
 
 // start begins a directory operation: it makes the cancel token, fails at
-// once when the call is already cancelled, and resolves the root.
+// once when the call is already cancelled, and resolves the root. The
+// caller releases the token (nil on error) when the call ends.
 func start(c Cancel, path string) (*cancel.Token, string, error) {
 	tok := c.token()
 	if err := tok.Err(); err != nil {
+		tok.Release()
 		return nil, "", asError(err)
 	}
 	root, err := resolveDir(path)
-	return tok, root, err
+	if err != nil {
+		tok.Release()
+		return nil, "", err
+	}
+	return tok, root, nil
 }
 
 // scan returns the entries for key: from the cache when useCache, else a

@@ -45,6 +45,7 @@ func FuzzyFind(o FuzzyFindOptions) (res FuzzyFindResult, err error) {
 	if err != nil {
 		return res, err
 	}
+	defer tok.Release()
 	limit := 100
 	if o.MaxResults != nil {
 		limit = *o.MaxResults
@@ -133,10 +134,8 @@ func score(q fuzzy.Query, snap *scancache.Snapshot, cached bool, limit int, tok 
 	h := make([]FuzzyFindMatch, 0, min(limit, 1024))
 	total := 0
 	for i := range entries {
-		if i%pollEvery == 0 {
-			if err := tok.Err(); err != nil {
-				return nil, 0, err
-			}
+		if i&255 == 0 && tok.Poll() || tok.Stopped() {
+			return nil, 0, tok.Err()
 		}
 		e := &entries[i]
 		switch {

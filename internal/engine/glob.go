@@ -100,6 +100,7 @@ func GlobSelect(o GlobOptions, onMatch func(GlobMatch) error) (sel GlobSelection
 	if err != nil {
 		return sel, err
 	}
+	defer tok.Release()
 	norm := glob.Normalize(o.Pattern, orTrue(o.Recursive))
 	m, err := glob.Compile(norm)
 	if err != nil {
@@ -207,10 +208,8 @@ func (g *globFilter) filter(entries []walk.Entry) ([]int32, map[int32]FileType, 
 	out := make([]int32, 0, 256)
 	var retyped map[int32]FileType
 	for i := range entries {
-		if i%pollEvery == 0 {
-			if err := g.tok.Err(); err != nil {
-				return nil, nil, err
-			}
+		if i&255 == 0 && g.tok.Poll() || g.tok.Stopped() {
+			return nil, nil, g.tok.Err()
 		}
 		if !g.m.Match(entries[i].Path) {
 			continue

@@ -133,16 +133,20 @@ type grepper struct {
 	fail error
 }
 
-// check is the cancel function of the call's searches: the call's own
-// failure first, then cancellation.
+// check returns why the call should stop: its own failure first, then
+// cancellation. A failure also stops the token (searchFailed), which the
+// searches poll, so that nil from the token means the call runs on.
 func (g *grepper) check() error {
-	g.mu.Lock()
-	err := g.fail
-	g.mu.Unlock()
-	if err != nil {
-		return err
+	if !g.tok.Poll() { // (called between files: it may read the clock)
+		return nil
 	}
-	return g.tok.Err()
+	err := g.tok.Err()
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	if g.fail != nil {
+		return g.fail
+	}
+	return err
 }
 
 // searchFailed records a search error that ends the whole call (a
@@ -157,7 +161,9 @@ func (g *grepper) searchFailed(err error, display string) bool {
 	if g.fail == nil {
 		g.fail = &Error{Code: CodeInvalidRegex, Message: "Regex error: " + be.Error() + " of " + display}
 	}
+	fail := g.fail
 	g.mu.Unlock()
+	g.tok.Stop(fail) // the other workers' searches stop at their next poll
 	return true
 }
 
@@ -167,6 +173,7 @@ func (g *grepper) searchFailed(err error, display string) bool {
 func Grep(o GrepOptions, onMatch func(GrepMatch) error) (res GrepResult, err error) {
 	defer foreground()()
 	tok := o.Cancel.token()
+	defer tok.Release()
 	if err := tok.Err(); err != nil {
 		return res, asError(err)
 	}
@@ -314,10 +321,8 @@ func (g *grepper) candidate(e *walk.Entry) bool {
 func (g *grepper) candidates(entries []walk.Entry) ([]*walk.Entry, error) {
 	var files []*walk.Entry
 	for i := range entries {
-		if i%pollEvery == 0 {
-			if err := g.tok.Err(); err != nil {
-				return nil, err
-			}
+		if i&255 == 0 && g.tok.Poll() || g.tok.Stopped() {
+			return nil, g.tok.Err()
 		}
 		if g.candidate(&entries[i]) {
 			files = append(files, &entries[i])
@@ -442,7 +447,7 @@ func (g *grepper) searchData(data []byte, ok bool, display string, buf []byte) [
 	r := fileResult{path: display}
 	switch {
 	case g.o.Mode == ModeFilesWithMatches:
-		ok, err := g.m.HasMatchCancel(data, g.check)
+		ok, err := g.m.HasMatchCancel(data, g.tok)
 		if err != nil {
 			g.searchFailed(err, display)
 			return buf
@@ -461,7 +466,7 @@ func (g *grepper) searchData(data []byte, ok bool, display string, buf []byte) [
 		scratch := getMatchBuf()
 		defer putMatchBuf(scratch)
 		var err error
-		r.matches, r.count, err = g.m.Search(data, g.perFile, withLines, (*scratch)[:0], g.check)
+		r.matches, r.count, err = g.m.Search(data, g.perFile, withLines, (*scratch)[:0], g.tok)
 		*scratch = r.matches // what putMatchBuf clears
 		if err != nil {
 			g.searchFailed(err, display)
@@ -473,7 +478,7 @@ func (g *grepper) searchData(data []byte, ok bool, display string, buf []byte) [
 			if i := bytes.IndexByte(data[binaryPrefix:], 0); i >= 0 {
 				if !withLines {
 					// quitAtBinary needs the matches' line numbers.
-					r.matches, r.count, err = g.m.Search(data, g.perFile, true, nil, g.check)
+					r.matches, r.count, err = g.m.Search(data, g.perFile, true, nil, g.tok)
 					if err != nil {
 						g.searchFailed(err, display)
 						return buf

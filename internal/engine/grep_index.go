@@ -71,6 +71,10 @@ type indexPolicy struct {
 	off    bool
 	eager  bool
 	capMem int64
+	// onFile, when set (tests), is called by a build after each file it
+	// read, with the build's token; onQuery by an indexed grep before it
+	// narrows the files, with the call's.
+	onFile, onQuery func(tok *cancel.Token)
 }
 
 func indexPolicyFromEnv() indexPolicy {
@@ -279,13 +283,14 @@ func (g *grepper) viaIndex(root string, key scancache.Key) (bool, error) {
 			}
 		}
 	}
+	if gi.policy.onQuery != nil {
+		gi.policy.onQuery(g.tok)
+	}
 	search := files[:0:0]
 	skipped := 0
 	for i, f := range files {
-		if i%pollEvery == 0 {
-			if err := g.tok.Err(); err != nil {
-				return true, err
-			}
+		if i&255 == 0 && g.tok.Poll() || g.tok.Stopped() {
+			return true, g.tok.Err()
 		}
 		if plan.Decide(f.Path) == index.Skip {
 			skipped++

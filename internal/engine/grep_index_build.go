@@ -168,6 +168,9 @@ func (gi *grepIndexes) read(r *indexedRoot, live *index.Live, snap *scancache.Sn
 			buf = data[:0]
 		}
 		b.Add(e.Path, data, ok && e.FSPath() == e.Path, fileMeta(abs))
+		if gi.policy.onFile != nil {
+			gi.policy.onFile(tok)
+		}
 		if b.Size() > gi.policy.capMem {
 			return nil, errTooLarge
 		}

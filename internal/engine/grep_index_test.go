@@ -6,9 +6,11 @@ import (
 	"path/filepath"
 	"reflect"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/fscache/fscache/internal/cancel"
 	"github.com/fscache/fscache/internal/scancache"
 )
 
@@ -22,9 +24,7 @@ func useIndex(t *testing.T, p *indexPolicy) {
 	old := indexes
 	set(p)
 	t.Cleanup(func() {
-		if indexes != nil {
-			indexes.dropAll()
-		}
+		stopBuilders(t)
 		indexes = old
 	})
 }
@@ -192,14 +192,33 @@ func TestIndexBuildCancelled(t *testing.T) {
 	p := indexPolicy{eager: true, capMem: 64 << 20}
 	useIndex(t, &p)
 	root := tree(t, 300)
-	// The eager build runs in the call: an abort flag that trips after a
-	// while stops it mid-way.
-	n := 0
+	// The eager build runs in the call: an abort flag raised when half the
+	// files are read stops it mid-way (the hook waits until the call's
+	// token has seen the flag).
+	var flag atomic.Bool
+	read := 0
+	indexes.policy.onFile = func(tok *cancel.Token) {
+		if read++; read != 150 {
+			return
+		}
+		flag.Store(true)
+		for i := 0; !tok.Poll(); i++ {
+			if i > 60000 {
+				t.Error("hang: the token did not see the flag in a minute")
+				return
+			}
+			time.Sleep(time.Millisecond)
+		}
+	}
 	o := GrepOptions{Pattern: "alpha 7", Path: root}
-	o.Aborted = func() bool { n++; return n > 150 }
+	o.Aborted = flag.Load
 	if _, err := Grep(o, nil); err == nil || err.Error() != "Aborted: Signal" {
 		t.Fatalf("cancelled build: %v", err)
 	}
+	if read >= 300 {
+		t.Fatalf("the cancelled build read all %d files", read)
+	}
+	indexes.policy.onFile = nil
 	if liveRoots() != 0 {
 		t.Fatal("a cancelled build left an index")
 	}
@@ -211,12 +230,26 @@ func TestIndexBuildCancelled(t *testing.T) {
 	if _, err := Grep(o, nil); err == nil || err.Error() != "Aborted: Timeout" {
 		t.Fatalf("timeout: %v", err)
 	}
-	n = 0
-	o.TimeoutMs = nil
-	o.Aborted = func() bool { n++; return n > 3 }
-	if _, err := Grep(o, nil); err == nil || err.Error() != "Aborted: Signal" {
-		t.Fatalf("cancelled query: %v", err)
+	// An abort during a query on the live index.
+	flag.Store(false)
+	queried := false
+	indexes.policy.onQuery = func(tok *cancel.Token) {
+		queried = true
+		flag.Store(true)
+		for i := 0; !tok.Poll(); i++ {
+			if i > 60000 {
+				t.Error("hang: the token did not see the flag in a minute")
+				return
+			}
+			time.Sleep(time.Millisecond)
+		}
 	}
+	o.TimeoutMs = nil
+	o.Aborted = flag.Load
+	if _, err := Grep(o, nil); err == nil || err.Error() != "Aborted: Signal" || !queried {
+		t.Fatalf("cancelled query: %v (through the index: %v)", err, queried)
+	}
+	indexes.policy.onQuery = nil
 	compareIndexed(t, "after cancelled queries", root, p)
 }
 

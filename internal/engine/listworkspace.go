@@ -62,6 +62,7 @@ func ListWorkspace(o ListWorkspaceOptions) (res ListWorkspaceResult, err error) 
 	res.AgentsMdFiles = []string{}
 	// The root is checked before the cancellation, as 18.2.3 does.
 	tok := o.Cancel.token()
+	defer tok.Release()
 	root, err := workspaceRoot(o.Path)
 	if err != nil {
 		return res, err

@@ -351,10 +351,10 @@ func (h *hooked) closedNow() bool {
 	return h.closed
 }
 
-// closedSoon waits up to 5 s for the watcher to be closed (the cache
-// closes watchers off the caller's path).
+// closedSoon waits for the watcher to be closed (the cache closes watchers
+// off the caller's path): a minute at most, a leak after that.
 func (h *hooked) closedSoon() bool {
-	for end := time.Now().Add(5 * time.Second); ; time.Sleep(5 * time.Millisecond) {
+	for end := time.Now().Add(time.Minute); ; time.Sleep(5 * time.Millisecond) {
 		if h.closedNow() {
 			return true
 		}

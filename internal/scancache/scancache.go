@@ -137,6 +137,11 @@ type flight struct {
 	err  error
 }
 
+// SetClock replaces the clock that dates snapshots and ages entries
+// (time.Now), before the cache is used: tests age entries past the TTL or
+// the empty-result recheck without waiting for the wall clock.
+func (c *Cache) SetClock(now func() time.Time) { c.now = now }
+
 // New returns an empty cache with the given policy. scan nil means
 // walk.Scan; only then are scans watched (when p.Watch is set).
 func New(p Policy, scan ScanFunc) *Cache {
@@ -232,7 +237,7 @@ func (c *Cache) Get(k Key, tok *cancel.Token, obs ...Observer) (*Snapshot, time.
 
 // wait blocks until f is done or tok cancels.
 func wait(f *flight, tok *cancel.Token) error {
-	t := time.NewTicker(5 * time.Millisecond)
+	t := time.NewTicker(cancel.PollPeriod)
 	defer t.Stop()
 	for {
 		select {

@@ -9,6 +9,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/dlclark/regexp2"
+
+	"github.com/fscache/fscache/internal/cancel"
 )
 
 // Look-around and backreferences.
@@ -382,11 +384,9 @@ func (it *lineIter) nextBacktrack(stop int) (ls, le int, found, done bool) {
 			ls, le = it.pos, lineEnd(data, it.pos)
 			it.advance(le)
 		}
-		if it.cancel != nil {
-			if err := it.cancel(); err != nil {
-				it.err = err
-				return 0, 0, false, true
-			}
+		if it.tok.Poll() {
+			it.err = it.tok.Err()
+			return 0, 0, false, true
 		}
 		if it.btStart.IsZero() {
 			it.btStart = time.Now()
@@ -413,11 +413,11 @@ func (it *lineIter) nextBacktrack(stop int) (ls, le int, found, done bool) {
 }
 
 // searchBacktrack runs Search on the backtracking engine in a goroutine of
-// its own and polls cancel meanwhile, so that a cancellation returns
-// promptly even while one line is being matched (the abandoned run stops
-// at the end of that line, within BacktrackBudget). The data is copied for
-// the run, so the caller may reuse its buffer at once.
-func (m *Matcher) searchBacktrack(data []byte, limit int, withLines bool, cancel func() error) ([]Match, int, error) {
+// its own and polls tok meanwhile (Poll), every cancel.PollPeriod, so that a
+// cancellation returns promptly even while one line is being matched (the
+// abandoned run stops at the end of that line, within BacktrackBudget). The
+// data is copied for the run, so the caller may reuse its buffer at once.
+func (m *Matcher) searchBacktrack(data []byte, limit int, withLines bool, tok *cancel.Token) ([]Match, int, error) {
 	type result struct {
 		matches []Match
 		count   int
@@ -428,18 +428,18 @@ func (m *Matcher) searchBacktrack(data []byte, limit int, withLines bool, cancel
 	// which the caller may reuse once the call returned.
 	data = bytes.Clone(data)
 	go func() {
-		ms, n, err := m.search(data, limit, withLines, nil, cancel)
+		ms, n, err := m.search(data, limit, withLines, nil, tok)
 		ch <- result{ms, n, err}
 	}()
-	tick := time.NewTicker(5 * time.Millisecond)
+	tick := time.NewTicker(cancel.PollPeriod)
 	defer tick.Stop()
 	for {
 		select {
 		case r := <-ch:
 			return r.matches, r.count, r.err
 		case <-tick.C:
-			if err := cancel(); err != nil {
-				return nil, 0, err
+			if tok.Poll() {
+				return nil, 0, tok.Err()
 			}
 		}
 	}

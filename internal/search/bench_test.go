@@ -8,6 +8,9 @@ import (
 	"sort"
 	"sync"
 	"testing"
+	"time"
+
+	"github.com/fscache/fscache/internal/cancel"
 )
 
 var (
@@ -142,3 +145,43 @@ func BenchmarkDenseShort(b *testing.B) { benchRepeated(b, "a_b\n", `\w+_\w+\(`) 
 
 // Every line matches.
 func BenchmarkDenseMatch(b *testing.B) { benchRepeated(b, "\tx := f_g(1)\n", `\w+_\w+\(`) }
+
+// BenchmarkToken is the cost of the cancel token's looks in the hot loops:
+// each plan searched with no token and with a live one (what grep passes),
+// the DFA then scanning in chunks and the NFA looking at every byte.
+func BenchmarkToken(b *testing.B) {
+	data := goCorpus(b)
+	for _, c := range []struct {
+		name string
+		o    Options
+		nfa  bool
+	}{
+		{"literal", Options{Pattern: `func `}, false},
+		{"dfa", Options{Pattern: `[A-Z][a-z]+[0-9]{2}`}, false},
+		{"nfa", Options{Pattern: `[A-Z][a-z]+[0-9]{2}`}, true},
+	} {
+		for _, live := range []bool{false, true} {
+			name := c.name + "/nil"
+			var tok *cancel.Token
+			if live {
+				name, tok = c.name+"/live", cancel.New(time.Time{}, nil)
+			}
+			b.Run(name, func(b *testing.B) {
+				m, err := Compile(c.o)
+				if err != nil {
+					b.Fatal(err)
+				}
+				m.forceNFA = c.nfa
+				work := data
+				if c.nfa {
+					work = data[:4<<20] // the NFA is slow: 4 MiB
+				}
+				b.SetBytes(int64(len(work)))
+				var dst []Match
+				for b.Loop() {
+					dst, _, _ = m.Search(work, -1, false, dst, tok)
+				}
+			})
+		}
+	}
+}

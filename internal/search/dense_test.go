@@ -13,7 +13,7 @@ import (
 func finalMode(m *Matcher, data []byte) searchMode {
 	st := m.pool.Get().(*searchState)
 	defer m.pool.Put(st)
-	st.reset()
+	st.reset(nil)
 	it := lineIter{m: m, st: st, data: data, mode: m.lineMode}
 	for {
 		if _, _, _, done := it.next(len(data)); done {

@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/binary"
 	"slices"
+
+	"github.com/fscache/fscache/internal/cancel"
 )
 
 // A lazy DFA over the NFA, built on demand one transition at a time and
@@ -172,9 +174,9 @@ type dfaCache struct {
 	buf   []int32
 	key   []byte
 	sim   *nfaSim
-	// cancel is the running search's cancel function, handed to the NFA
-	// simulation.
-	cancel func() error
+	// tok is the running search's cancel token (nil: none), also handed
+	// to the NFA simulation: scan stops (evStop) once it stopped.
+	tok    *cancel.Token
 	badClr int
 	// lastClear is the input offset (in bytes searched) of the last clear.
 	searched, lastClear int
@@ -377,15 +379,27 @@ const (
 	evQuit
 	evGaveUp
 	evDead
+	// evStop: the cancel token stopped.
+	evStop
 )
 
+// scanChunk is how many bytes the DFA scans between two looks at the cancel
+// token when it builds no state (a few tens of microseconds; the race
+// detector makes it about a millisecond).
+const scanChunk = 1 << 16
+
 // scan runs the DFA from state s over data[i:end] and stops at the first
-// match (the position where it is detected), quit, or at end.
+// match (the position where it is detected), quit, or at end; or, once the
+// cancel token stopped, at a state it builds or at a chunk's end (evStop).
 func (d *dfaCache) scan(data []byte, i, end int, s int32) (scanEvent, int, int32) {
 	trans := d.trans
 	cls := &d.sh.classOf
 	for {
-		hay := data[i:end]
+		lim := end
+		if d.tok != nil && end-i > scanChunk {
+			lim = i + scanChunk
+		}
+		hay := data[i:lim]
 		j := 0
 		// The hot loop: four transitions per iteration while no special
 		// state (unknown, match, quit) shows up.
@@ -424,11 +438,20 @@ func (d *dfaCache) scan(data []byte, i, end int, s int32) (scanEvent, int, int32
 		}
 		i += j
 		d.searched += j
-		if i >= end {
-			return evEnd, i, s
+		if i >= lim {
+			if i >= end {
+				return evEnd, i, s
+			}
+			if d.tok.Poll() {
+				return evStop, i, s
+			}
+			continue
 		}
 		t = trans[int(s)+int(cls[data[i]])]
 		if t == dfaUnknown {
+			if d.tok.Poll() {
+				return evStop, i, s
+			}
 			s, t = d.compute(s, int(cls[data[i]]))
 			trans = d.trans
 			if d.badClr >= 3 {
@@ -464,7 +487,7 @@ func (d *dfaCache) nfaSim() *nfaSim {
 	if d.sim == nil {
 		d.sim = d.sh.n.newSim()
 	}
-	d.sim.cancel = d.cancel
+	d.sim.tok = d.tok
 	return d.sim
 }
 
@@ -480,8 +503,8 @@ func (d *dfaCache) matchHaystack(hay []byte) bool {
 		return true
 	case evEnd:
 		return d.eoi(s)
-	case evDead:
-		return false
+	case evDead, evStop:
+		return false // (evStop: the caller looks at the token)
 	case evQuit:
 		// Go on with the NFA from where the DFA stopped.
 		return d.sh.n.simulateFrom(d.nfaSim(), hay, at, d.sets[int(s)/d.sh.stride])

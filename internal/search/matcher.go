@@ -3,6 +3,8 @@ package search
 import (
 	"strings"
 	"sync"
+
+	"github.com/fscache/fscache/internal/cancel"
 )
 
 // Options of one compiled search.
@@ -319,18 +321,22 @@ func nullable(h *hir) bool {
 
 // HasMatchCancel reports whether data contains a match of the pattern
 // anywhere, looking at the raw bytes (matches may span lines here, as in
-// the reference's filesWithMatches mode). cancel is as in Search. Only a
-// pattern on the backtracking engine can fail (a *BudgetError, or the
-// error of cancel); it looks at the data line by line.
-func (m *Matcher) HasMatchCancel(data []byte, cancel func() error) (bool, error) {
+// the reference's filesWithMatches mode), with the cancel token of Search, whose error
+// it returns once the token stopped. It fails too when the automaton
+// simulation runs out of its budget, and a pattern on the backtracking
+// engine with a *BudgetError; that engine looks at the data line by line.
+func (m *Matcher) HasMatchCancel(data []byte, tok *cancel.Token) (bool, error) {
 	if m.bt != nil {
-		_, n, err := m.Search(data, 0, false, nil, cancel)
+		_, n, err := m.Search(data, 0, false, nil, tok)
 		return n > 0 && err == nil, err
 	}
-	return m.hasMatch(data)
+	return m.hasMatch(data, tok)
 }
 
-func (m *Matcher) hasMatch(data []byte) (bool, error) {
+func (m *Matcher) hasMatch(data []byte, tok *cancel.Token) (bool, error) {
+	if tok.Stopped() {
+		return false, tok.Err()
+	}
 	switch m.bufMode {
 	case modeMatchAll:
 		return true, nil
@@ -358,10 +364,15 @@ func (m *Matcher) hasMatch(data []byte) (bool, error) {
 	d := m.bufPool.Get().(*dfaCache)
 	defer m.bufPool.Put(d)
 	d.badClr = 0
+	d.tok = tok
+	defer func() { d.tok = nil }()
 	if d.sim != nil {
 		d.sim.resetWork()
 	}
 	ok := d.matchHaystack(data)
+	if tok.Stopped() {
+		return false, tok.Err()
+	}
 	if d.sim != nil && d.sim.over {
 		return false, &BudgetError{Line: 1, Limit: nfaBudgetText}
 	}

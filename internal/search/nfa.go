@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"unicode/utf8"
 	"unsafe"
+
+	"github.com/fscache/fscache/internal/cancel"
 )
 
 // The pattern runs on a byte-oriented Thompson NFA, as in Rust's regex:
@@ -396,18 +398,12 @@ type nfaSim struct {
 	// nfaWorkBudget the simulation gives up and sets over.
 	work int
 	over bool
-	// cancel, when not nil, is polled every simPollWork threads stepped
-	// (nextPoll is the work at the next poll); its error stops the
-	// simulation (over is set and cancelErr holds the error), so that one
-	// long line cannot hold a cancelled search.
-	cancel    func() error
-	cancelErr error
-	nextPoll  int
+	// tok, when not nil, is the search's cancel token, looked at on every
+	// byte stepped (Poll every 256): once it stopped the simulation returns
+	// false (the caller looks at the token), so that one long line cannot
+	// hold a cancelled search.
+	tok *cancel.Token
 }
-
-// simPollWork is how many thread steps the NFA simulation takes between two
-// polls of the cancel function (well under a millisecond).
-const simPollWork = 1 << 14
 
 // nfaWorkBudget bounds the NFA simulation in one search (one file): the sum
 // over the bytes examined of the threads alive there. Ordinary patterns
@@ -418,7 +414,7 @@ const simPollWork = 1 << 14
 // *BudgetError rather than run for minutes.
 const nfaWorkBudget = 1 << 25
 
-func (sim *nfaSim) resetWork() { sim.work, sim.over, sim.cancelErr, sim.nextPoll = 0, false, nil, 0 }
+func (sim *nfaSim) resetWork() { sim.work, sim.over = 0, false }
 
 func (n *nfa) newSim() *nfaSim {
 	return &nfaSim{cur: newSparseSet(len(n.states)), next: newSparseSet(len(n.states))}
@@ -472,12 +468,8 @@ func (n *nfa) simulateFrom(sim *nfaSim, hay []byte, at int, set []int32) bool {
 			sim.over = true
 			return false
 		}
-		if sim.work >= sim.nextPoll && sim.cancel != nil {
-			sim.nextPoll = sim.work + simPollWork
-			if err := sim.cancel(); err != nil {
-				sim.over, sim.cancelErr = true, err
-				return false
-			}
+		if at&255 == 0 && sim.tok.Poll() || sim.tok.Stopped() {
+			return false
 		}
 		b := hay[at]
 		sim.next.clear()

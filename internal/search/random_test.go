@@ -4,10 +4,14 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand"
+	"reflect"
 	"regexp"
 	"slices"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/fscache/fscache/internal/cancel"
 )
 
 // patternGen builds random patterns. With goCompat it only uses syntax that
@@ -226,10 +230,18 @@ func TestLargeInputsCrossPollWindows(t *testing.T) {
 		if !slices.Equal(got, naive) || !slices.Equal(viaDFA, naive) {
 			t.Fatalf("%q: planned %d lines, dfa %d, naive %d", p, len(got), len(viaDFA), len(naive))
 		}
-		polls := 0
-		_, _, err = m.Search(data, -1, false, nil, func() error { polls++; return nil })
-		if err != nil || polls < 2 && m.lineMode != modeNever {
-			t.Fatalf("%q: %d polls, err %v", p, polls, err)
+		// A live token (the DFA then scans in chunks) changes nothing; a
+		// stopped one ends every plan but modeNever with its error.
+		live := cancel.New(time.Time{}, nil)
+		withTok, _, err := m.Search(data, -1, true, nil, live)
+		plain, _, _ := m.Search(data, -1, true, nil, nil)
+		if err != nil || !reflect.DeepEqual(withTok, plain) {
+			t.Fatalf("%q: with a live token %d matches (err %v), without %d", p, len(withTok), err, len(plain))
+		}
+		stopped := cancel.New(time.Time{}, nil)
+		stopped.Stop(cancel.ErrSignal)
+		if _, _, err := m.Search(data, -1, false, nil, stopped); err != cancel.ErrSignal && m.lineMode != modeNever {
+			t.Fatalf("%q: with a stopped token: %v", p, err)
 		}
 	}
 }

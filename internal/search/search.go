@@ -3,11 +3,15 @@ package search
 import (
 	"bytes"
 	"time"
+
+	"github.com/fscache/fscache/internal/cancel"
 )
 
-// pollEvery is how many bytes of input are examined between two calls of
-// the cancel function (well under a millisecond of work, or a few
-// milliseconds while the lazy DFA builds states).
+// pollEvery is how many bytes of input the search loop examines between two
+// looks at the cancel token (cancel.Token.Poll). The automata also look on
+// their own: the lazy DFA at every state it builds and every scanChunk
+// bytes, the NFA at every byte (and Poll every 256), the backtracking
+// engine at every line.
 const pollEvery = 1 << 16
 
 // denseGap is the mean distance in bytes between prefilter candidates (over
@@ -40,10 +44,12 @@ type lineIter struct {
 	// Prefilter effectiveness.
 	candidates, pfStart int
 
-	// The backtracking engine (modeBacktrack): inner finds candidate
-	// lines, cancel is checked before each run, err ends the iteration.
+	// tok is the search's cancel token (nil: none). Its error, or a
+	// budget's, is err, which ends the iteration. The backtracking engine
+	// (modeBacktrack): inner finds candidate lines, tok is checked before
+	// each run.
+	tok     *cancel.Token
 	inner   *lineIter
-	cancel  func() error
 	err     error
 	btStart time.Time
 }
@@ -155,14 +161,18 @@ func (it *lineIter) next(stop int) (ls, le int, found, done bool) {
 			case evGaveUp:
 				ls, _ := lineBounds(data, it.floor, at)
 				it.pos, it.floor, it.mid, it.nfa = ls, ls, false, true
+			case evStop:
+				it.err = it.tok.Err()
+				return 0, 0, false, true
 			}
 		}
 	}
 }
 
-// reset prepares the state for a new search.
-func (st *searchState) reset() {
+// reset prepares the state for a new search under the cancel token tok.
+func (st *searchState) reset(tok *cancel.Token) {
 	st.dfa.badClr = 0
+	st.dfa.tok = tok
 	if st.dfa.sim != nil {
 		st.dfa.sim.resetWork()
 	}
@@ -171,14 +181,15 @@ func (st *searchState) reset() {
 	}
 }
 
-// overBudget reports whether the NFA simulation ran out of its budget (on
-// the line starting at ls), setting it.err.
+// overBudget reports whether the search must stop after an automaton said
+// no on the line starting at ls: the token stopped (the automaton may have
+// stopped early) or the NFA simulation ran out of its budget. It sets it.err.
 func (it *lineIter) overBudget(ls int) bool {
+	if it.tok.Stopped() {
+		it.err = it.tok.Err()
+		return true
+	}
 	if sim := it.st.dfa.sim; sim != nil && sim.over {
-		if sim.cancelErr != nil {
-			it.err = sim.cancelErr
-			return true
-		}
 		it.err = &BudgetError{Line: 1 + bytes.Count(it.data[:ls], []byte{'\n'}), Limit: nfaBudgetText}
 		return true
 	}
@@ -209,33 +220,32 @@ func lineEnd(data []byte, pos int) int {
 // are built and nothing is allocated per line. Matches are appended to
 // dst[:0].
 //
-// cancel, when not nil, is called every 64 KiB of input or so; its error stops
-// the search and is returned with the matches found so far.
+// tok, when not nil, is the search's cancel token, which the search polls
+// as it goes (see pollEvery); once it stopped, its error ends the search
+// and is returned with the matches found so far.
 //
 // A pattern on the backtracking engine (look-around, backreferences) can
 // also fail with a *BudgetError: one line took longer than BacktrackBudget.
-func (m *Matcher) Search(data []byte, limit int, withLines bool, dst []Match, cancel func() error) (matches []Match, count int, err error) {
-	if m.bt != nil && cancel != nil {
-		return m.searchBacktrack(data, limit, withLines, cancel)
+func (m *Matcher) Search(data []byte, limit int, withLines bool, dst []Match, tok *cancel.Token) (matches []Match, count int, err error) {
+	if m.bt != nil && tok != nil {
+		return m.searchBacktrack(data, limit, withLines, tok)
 	}
-	return m.search(data, limit, withLines, dst, cancel)
+	return m.search(data, limit, withLines, dst, tok)
 }
 
-func (m *Matcher) search(data []byte, limit int, withLines bool, dst []Match, cancel func() error) (matches []Match, count int, err error) {
+func (m *Matcher) search(data []byte, limit int, withLines bool, dst []Match, tok *cancel.Token) (matches []Match, count int, err error) {
 	st := m.pool.Get().(*searchState)
 	defer m.pool.Put(st)
-	it := lineIter{m: m, st: st, data: data, mode: m.lineMode, nfa: m.forceNFA}
+	it := lineIter{m: m, st: st, data: data, mode: m.lineMode, nfa: m.forceNFA, tok: tok}
 	if m.bt != nil {
-		it.cancel = cancel
 		if pre := m.bt.pre; pre != nil {
 			pst := pre.pool.Get().(*searchState)
 			defer pre.pool.Put(pst)
-			pst.reset()
-			it.inner = &lineIter{m: pre, st: pst, data: data, mode: pre.lineMode, nfa: pre.forceNFA}
+			pst.reset(tok)
+			it.inner = &lineIter{m: pre, st: pst, data: data, mode: pre.lineMode, nfa: pre.forceNFA, tok: tok}
 		}
 	} else {
-		st.reset()
-		st.dfa.cancel = cancel
+		st.reset(tok)
 	}
 
 	matches = dst[:0]
@@ -285,10 +295,8 @@ func (m *Matcher) search(data []byte, limit int, withLines bool, dst []Match, ca
 				}
 				break
 			}
-			if cancel != nil {
-				if err := cancel(); err != nil {
-					return matches, count, err
-				}
+			if tok.Poll() {
+				return matches, count, tok.Err()
 			}
 			nextPoll = it.pos + pollEvery
 			continue
@@ -332,10 +340,8 @@ func (m *Matcher) search(data []byte, limit int, withLines bool, dst []Match, ca
 			pendingAfter = after
 		}
 		if it.pos >= nextPoll {
-			if cancel != nil {
-				if err := cancel(); err != nil {
-					return matches, count, err
-				}
+			if tok.Poll() {
+				return matches, count, tok.Err()
 			}
 			nextPoll = it.pos + pollEvery
 		}

@@ -9,7 +9,10 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 	"unicode/utf8"
+
+	"github.com/fscache/fscache/internal/cancel"
 )
 
 // lines runs a search and returns the reported lines as "N:text".
@@ -293,14 +296,27 @@ func TestIsLiteral(t *testing.T) {
 	}
 }
 
+// TestCancel: a stopped token ends a search at its first look, with the
+// token's error and a fraction of the work (matches) of a full search; a
+// live one changes nothing.
 func TestCancel(t *testing.T) {
-	data := bytes.Repeat([]byte("some text without the word\n"), 200000)
-	m, _ := Compile(Options{Pattern: `\w+z`})
-	stop := errors.New("Aborted: Timeout")
-	calls := 0
-	_, _, err := m.Search(data, -1, true, nil, func() error { calls++; return stop })
-	if !errors.Is(err, stop) || calls != 1 {
-		t.Errorf("err %v after %d calls", err, calls)
+	data := bytes.Repeat([]byte("some text with the word\n"), 200000)
+	for _, p := range []string{`\w+d$`, `word`, `(?i)t\w+ w`} {
+		m, _ := Compile(Options{Pattern: p})
+		_, full, err := m.Search(data, -1, false, nil, cancel.New(time.Time{}, nil))
+		if err != nil || full != 200000 {
+			t.Fatalf("%q: live token: %d matches, %v", p, full, err)
+		}
+		stop := errors.New("Aborted: Timeout")
+		tok := cancel.New(time.Time{}, nil)
+		tok.Stop(stop)
+		_, n, err := m.Search(data, -1, true, nil, tok)
+		if !errors.Is(err, stop) || n > full/10 {
+			t.Errorf("%q: stopped token: err %v after %d of %d matches", p, err, n, full)
+		}
+		if ok, err := m.HasMatchCancel(data, tok); ok || !errors.Is(err, stop) {
+			t.Errorf("%q: HasMatchCancel with a stopped token: %v %v", p, ok, err)
+		}
 	}
 }
 

@@ -13,6 +13,7 @@ import (
 
 	"github.com/charlievieth/fastwalk"
 
+	"github.com/fscache/fscache/internal/cancel"
 	"github.com/fscache/fscache/internal/ignore"
 )
 
@@ -437,26 +438,17 @@ func (s *scanner) finish() ([]Entry, error) {
 	return out, nil
 }
 
-// parallel calls f for every node from up to workers goroutines, checking
-// the cancel token every pollEvery entries or so.
+// parallel calls f for every node from up to workers goroutines, looking
+// at the cancel token before each.
 func (s *scanner) parallel(nodes []*dirNode, workers int, f func(n *dirNode)) {
 	var next atomic.Int64
-	var cancelled atomic.Bool
 	work := func() {
-		done := 0
-		for !cancelled.Load() {
+		for !s.o.Cancel.Poll() {
 			i := next.Add(1) - 1
 			if i >= int64(len(nodes)) {
 				return
 			}
-			n := nodes[i]
-			f(n)
-			if done += len(n.files) + len(n.subdirs); done >= pollEvery {
-				done = 0
-				if s.o.Cancel.Err() != nil {
-					cancelled.Store(true)
-				}
-			}
+			f(nodes[i])
 		}
 	}
 	if workers <= 1 {
@@ -507,7 +499,7 @@ func (s *scanner) finishNode(n *dirNode) {
 			}
 		}
 	case s.o.Full:
-		n.readDetail()
+		n.readDetail(s.o.Cancel)
 	}
 	n.sortKids()
 	for i := 1; i < len(n.order); i++ {
@@ -521,13 +513,17 @@ func (s *scanner) finishNode(n *dirNode) {
 // relative to a descriptor of the directory.
 const dirStatMin = 4
 
-// readDetail lstats the kept children of n.
-func (n *dirNode) readDetail() {
+// readDetail lstats the kept children of n; it stops early once tok
+// stopped (the scan then fails with the token's error).
+func (n *dirNode) readDetail(tok *cancel.Token) {
 	d, ok := dirStat{}, false
 	if len(n.order) >= dirStatMin {
 		d, ok = openDirStat(n.path)
 	}
-	for _, k := range n.order {
+	for i, k := range n.order {
+		if i&255 == 255 && tok.Poll() || tok.Stopped() {
+			break
+		}
 		var path string
 		var at int
 		var det *detail

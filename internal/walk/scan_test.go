@@ -297,23 +297,29 @@ func TestRandomTrees(t *testing.T) {
 	}
 }
 
-// TestCancelWhileFinishing raises the flag after the walk: the second
-// phase must stop with the token's error.
+// TestCancelWhileFinishing stops the token in the second phase (from
+// OnLink, which finishing a directory calls for its links): the phase must
+// stop with the token's error before it finished every directory.
 func TestCancelWhileFinishing(t *testing.T) {
 	var paths []string
 	for i := range 300 {
-		paths = append(paths, fmt.Sprintf("d%d/f%d", i%9, i))
+		paths = append(paths, fmt.Sprintf("d%d/f%d", i%30, i))
 	}
 	root := tree(t, paths...)
-	// Polls: before the walk, at 128 and 256 visited entries, after the
-	// walk; the fifth and later are in the second phase.
-	var calls atomic.Int32
-	es, err := Scan(Options{Root: root, Cancel: cancel.New(time.Time{}, func() bool { return calls.Add(1) > 4 })})
+	for i := range 300 {
+		must(t, os.Symlink(fmt.Sprintf("f%d", i), filepath.Join(root, fmt.Sprintf("d%d/l%d", i%30, i))))
+	}
+	tok := cancel.New(time.Time{}, nil)
+	var links atomic.Int32
+	es, err := Scan(Options{Root: root, Cancel: tok, Hooks: Hooks{OnLink: func(string) {
+		links.Add(1)
+		tok.Stop(cancel.ErrSignal)
+	}}})
 	if err != cancel.ErrSignal || es != nil {
 		t.Errorf("got %d entries, %v", len(es), err)
 	}
-	if calls.Load() < 5 {
-		t.Errorf("only %d polls", calls.Load())
+	if n := links.Load(); n == 0 || n >= 300 {
+		t.Errorf("%d of the 300 links reported: the second phase did not stop early", n)
 	}
 }
 

@@ -78,7 +78,8 @@ type Options struct {
 	FollowLinks bool
 	// Full records Mtime and Size.
 	Full bool
-	// Cancel is polled before the walk and every 128 entries.
+	// Cancel is looked at before the walk, at every entry and between the
+	// steps of Scan's second phase.
 	Cancel *cancel.Token
 	// Hooks are what the walk reports besides its entries.
 	Hooks
@@ -103,9 +104,6 @@ type Hooks struct {
 	// Walk and WalkSub just before their fn.
 	Observe func(e Entry) error
 }
-
-// pollEvery is how many visited entries may pass between cancel checks.
-const pollEvery = 128
 
 // walker holds what Walk and Scan share: the options, the root in the form
 // fastwalk reports it, and the root's ignore state.
@@ -142,13 +140,14 @@ func newWalker(o Options) *walker {
 	return w
 }
 
-// poll counts one visited entry and checks the cancel token every
-// pollEvery entries.
+// poll counts one visited entry and looks at the cancel token: one atomic
+// load (the token notices a cancellation by its own clock), and every 256
+// entries a Poll, for the listing workers keep every P busy.
 func (w *walker) poll() error {
-	if w.visited.Add(1)%pollEvery == 0 {
-		return w.o.Cancel.Err()
+	if w.visited.Add(1)&255 == 0 {
+		w.o.Cancel.Poll()
 	}
-	return nil
+	return w.o.Cancel.Err()
 }
 
 // entryClass is a directory entry as the policy sees it before the ignore

@@ -154,21 +154,54 @@ func TestNames(t *testing.T) {
 	}
 }
 
+// TestCancel: a pre-set flag stops Scan and Walk before they start; a flag
+// raised during the walk (from OnDir, which then waits for the token's
+// clock to notice it) stops Scan with ErrSignal before it read the rest of
+// the tree: fewer directories are announced than a full scan announces.
 func TestCancel(t *testing.T) {
 	root := tree(t, "a", "b")
-	_, err := Scan(Options{Root: root, Cancel: cancel.New(time.Time{}, func() bool { return true })})
-	if err != cancel.ErrSignal {
+	raised := cancel.New(time.Time{}, func() bool { return true })
+	if _, err := Scan(Options{Root: root, Cancel: raised}); err != cancel.ErrSignal {
 		t.Errorf("pre-set flag: %v", err)
+	}
+	if err := Walk(Options{Root: root, Cancel: raised}, func(Entry) error { return nil }); err != cancel.ErrSignal {
+		t.Errorf("pre-set flag, Walk: %v", err)
 	}
 	var paths []string
 	for i := range 600 {
-		paths = append(paths, fmt.Sprintf("d%d/f%d", i%7, i))
+		paths = append(paths, fmt.Sprintf("d%d/e%d/f%d", i%30, i%60, i))
 	}
 	root = tree(t, paths...)
-	var calls atomic.Int32
-	_, err = Scan(Options{Root: root, Cancel: cancel.New(time.Time{}, func() bool { return calls.Add(1) > 1 })})
-	if err != cancel.ErrSignal {
-		t.Errorf("flag raised during the walk: %v", err)
+	var full atomic.Int32
+	if _, err := Scan(Options{Root: root, Hooks: Hooks{OnDir: func(string) error { full.Add(1); return nil }}}); err != nil {
+		t.Fatal(err)
+	}
+	var flag atomic.Bool
+	tok := cancel.New(time.Time{}, flag.Load)
+	defer tok.Release()
+	var dirs atomic.Int32
+	// From the third directory on, no directory is read before the token
+	// noticed the flag: the listing workers wait in OnDir.
+	_, err := Scan(Options{Root: root, Cancel: tok, Hooks: Hooks{OnDir: func(string) error {
+		if dirs.Add(1) >= 3 {
+			flag.Store(true)
+			waitStopped(t, tok)
+		}
+		return nil
+	}}})
+	if err != cancel.ErrSignal || dirs.Load() >= full.Load() {
+		t.Errorf("flag raised during the walk: %v after %d of %d directories", err, dirs.Load(), full.Load())
+	}
+}
+
+// waitStopped waits for tok to notice its flag or deadline: a minute at
+// most, a hang otherwise.
+func waitStopped(t *testing.T, tok *cancel.Token) {
+	for end := time.Now().Add(time.Minute); tok.Err() == nil; time.Sleep(100 * time.Microsecond) {
+		if time.Now().After(end) {
+			t.Error("hang: the token did not notice its flag in a minute")
+			return
+		}
 	}
 }
 

@@ -11,7 +11,7 @@ const isBun = typeof globalThis.Bun !== "undefined";
 const runner = isBun ? await import("bun:test") : await import("node:test");
 const beforeAll = isBun ? runner.beforeAll : runner.before;
 const afterAll = isBun ? runner.afterAll : runner.after;
-const it = (name, fn) => (isBun ? runner.test(name, fn, 30_000) : runner.test(name, { timeout: 30_000 }, fn));
+const it = (name, fn) => (isBun ? runner.test(name, fn, 120_000) : runner.test(name, { timeout: 120_000 }, fn));
 
 const pkg = await import("../index.js");
 const { listWorkspace, grep } = pkg;

@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 
 const isBun = typeof globalThis.Bun !== "undefined";
 const runner = isBun ? await import("bun:test") : await import("node:test");
-const it = (name, fn) => (isBun ? runner.test(name, fn, 30_000) : runner.test(name, { timeout: 30_000 }, fn));
+const it = (name, fn) => (isBun ? runner.test(name, fn, 120_000) : runner.test(name, { timeout: 120_000 }, fn));
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const indexCjs = path.join(here, "..", "index.cjs");
