@@ -131,7 +131,7 @@ dist: $(LIB) $(NODE_ADDON) arm64 check-version
 	rm -rf $(DIST) && mkdir -p $(DIST)
 	$(NODE) packaging/stage-npm.mjs --version $(VERSION) --out $(DIST) \
 	  --platform linux-x64-gnu=$(NODE_ADDON)=$(LIB)=$(SONAME) \
-	  --platform linux-arm64-gnu=$(ARM64_ADDON)=$(ARM64_LIB)=$(SONAME)
+	  --platform linux-arm64-gnu=$(ARM64_ADDON)=$(ARM64_LIB)=$(SONAME) $(NPM_PLATFORMS)
 	$(call sdk-archive,linux-x64,$(LIB))
 	$(call sdk-archive,linux-arm64,$(ARM64_LIB))
 	@ls -l $(DIST)/*.tgz $(DIST)/*.tar.gz

