@@ -223,3 +223,133 @@ win-gotests:
 # Windows Node, compared with packaging/windows/known-failures.txt.
 test-windows: dist windows $(WINE_READY) $(WIN_NODE) win-gotests
 	packaging/windows/test-windows.sh $(DIST) $(VERSION) $(WIN_NODE) $(WIN_GOTEST_DIR)
+
+# -------------------------------------------------------------------- musl
+#
+# linux-x64-musl: the library built with Debian's musl-gcc. A Go c-shared
+# library cannot start under musl's loader (its runtime takes argc/argv/envp
+# from the constructor's arguments, which musl does not pass: Go issue
+# 13492), so the library is linked here from Go's c-archive, with the
+# archive's constructor taken out of go.o and packaging/musl/rt0.c's calling
+# the runtime's entry with real arguments. Exports: fscache_* only.
+# make test-musl runs the C test, linked with musl-gcc, directly on this glibc
+# machine: its interpreter is musl's /lib/ld-musl-x86_64.so.1.
+
+MUSL_DIR    := build/linux-x64-musl
+MUSL_LIB    := $(MUSL_DIR)/libfscache.so
+MUSL_ADDON  := $(MUSL_DIR)/fscache.node
+MUSL_CTEST  := $(MUSL_DIR)/fscache_ctest
+MUSL_CC     ?= musl-gcc
+MUSL_RT0    := _rt0_amd64_linux_lib
+
+.PHONY: musl-tools musl test-musl test-musl-arm64
+
+musl-tools:
+	@$(ENSURE_DEBS) musl-tools binutils
+
+$(MUSL_DIR)/libfscache.a: $(GO_SRC) | musl-tools
+	@mkdir -p $(@D)
+	CGO_ENABLED=1 GOOS=linux GOARCH=amd64 CC=$(MUSL_CC) \
+	  $(GO) build -buildmode=c-archive -ldflags '-X main.version=$(VERSION)' -o $@ ./capi
+	@rm -f $(@D)/libfscache.h
+
+# go.o's one constructor must be the runtime's entry (checked), or taking it
+# out would drop something else.
+$(MUSL_LIB): $(MUSL_DIR)/libfscache.a packaging/musl/rt0.c | musl-tools
+	rm -rf $(MUSL_DIR)/obj && mkdir -p $(MUSL_DIR)/obj
+	cd $(MUSL_DIR)/obj && ar x ../libfscache.a
+	@ctors=$$(readelf -rW $(MUSL_DIR)/obj/go.o | sed -n '/\.rela\.init_array/,/^$$/p' | grep -c 'R_X86_64_64 '); \
+	  rt0=$$(readelf -rW $(MUSL_DIR)/obj/go.o | sed -n '/\.rela\.init_array/,/^$$/p' | grep -c ' $(MUSL_RT0) '); \
+	  test "$$ctors/$$rt0" = 1/1 || { echo "go.o: $$ctors constructors, $$rt0 of them $(MUSL_RT0); want exactly that one"; exit 1; }
+	objcopy --remove-section=.init_array --remove-section=.rela.init_array \
+	  --globalize-symbol=$(MUSL_RT0) $(MUSL_DIR)/obj/go.o
+	printf '{ global: fscache_*; local: *; };\n' >$(MUSL_DIR)/exports.map
+	$(MUSL_CC) -O2 -fPIC -shared -o $@ -Wl,-soname,$(SONAME) -Wl,--version-script=$(MUSL_DIR)/exports.map \
+	  -Wl,-z,noexecstack packaging/musl/rt0.c $(MUSL_DIR)/obj/*.o -lpthread
+	ln -sf libfscache.so $(MUSL_DIR)/$(SONAME)
+
+$(MUSL_ADDON): $(NODE_DIR)/fscache_node.c include/fscache.h $(MUSL_LIB) $(NODE_STAMP)
+	$(MUSL_CC) $(ADDON_CFLAGS) -D_GNU_SOURCE -fPIC -shared -fvisibility=hidden \
+	  -I$(NAPI_INC) -Iinclude -o $@ $(NODE_DIR)/fscache_node.c \
+	  -L$(MUSL_DIR) -lfscache -Wl,-rpath,'$$ORIGIN' -Wl,-z,nodelete -lpthread
+
+$(MUSL_CTEST): capi/ctest/fscache_test.c include/fscache.h $(MUSL_LIB)
+	$(MUSL_CC) -std=c99 -Wall -Wextra -Werror -Iinclude -o $@ $< -L$(MUSL_DIR) -lfscache -Wl,-rpath,'$$ORIGIN'
+
+musl: $(MUSL_LIB) $(MUSL_ADDON) $(MUSL_CTEST)
+
+# The C test against the musl library, and what the package's binaries are
+# made of: musl's loader and libc only, no glibc symbol versions.
+test-musl: musl
+	@readelf -lW $(MUSL_CTEST) | grep -q 'interpreter: /lib/ld-musl-x86_64.so.1' || { echo "$(MUSL_CTEST): not a musl program"; exit 1; }
+	@for f in $(MUSL_LIB) $(MUSL_ADDON); do \
+	  needed=$$(readelf -dW $$f | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort | tr '\n' ' '); \
+	  case $$f in *.node) want="libc.so $(SONAME) ";; *) want="libc.so ";; esac; \
+	  test "$$needed" = "$$want" || { echo "$$f needs: $$needed (want: $$want)"; exit 1; }; \
+	  ! readelf -VW $$f | grep -q GLIBC_ || { echo "$$f has glibc symbol versions"; exit 1; }; \
+	done
+	@grep -oE '\bfscache_[a-z_0-9]+\(' include/fscache.h | tr -d '(' | sort -u >$(MUSL_DIR)/want.txt; \
+	  nm -D --defined-only $(MUSL_LIB) | awk '{print $$3}' | sort -u >$(MUSL_DIR)/exports.txt; \
+	  test "$$(comm -23 $(MUSL_DIR)/want.txt $(MUSL_DIR)/exports.txt)" = "" || { echo "$(MUSL_LIB) lacks exports"; exit 1; }; \
+	  test "$$(comm -13 $(MUSL_DIR)/want.txt $(MUSL_DIR)/exports.txt)" = "" || { echo "$(MUSL_LIB) exports more than fscache.h"; exit 1; }
+	cd $(MUSL_DIR) && ./fscache_ctest
+
+# linux-arm64-musl: the same, with zig as the aarch64 musl C compiler and
+# llvm-objcopy. No arm64 musl loader here to run the shared library with:
+# test-musl runs the C test statically linked with the same objects (the
+# c-archive, rt0.c) under qemu-aarch64, and checks the library and addon.
+MUSLA_DIR   := build/linux-arm64-musl
+MUSLA_LIB   := $(MUSLA_DIR)/libfscache.so
+MUSLA_ADDON := $(MUSLA_DIR)/fscache.node
+MUSLA_CTEST := $(MUSLA_DIR)/fscache_ctest_static
+MUSLA_CC     = $(ZIG_ENV) $(ZIG) cc -target aarch64-linux-musl
+
+$(MUSLA_DIR)/libfscache.a: $(GO_SRC) | $(ZIG)
+	@mkdir -p $(@D)
+	$(ZIG_ENV) CGO_ENABLED=1 GOOS=linux GOARCH=arm64 CC="$(ZIG) cc -target aarch64-linux-musl" \
+	  $(GO) build -buildmode=c-archive -ldflags '-X main.version=$(VERSION)' -o $@ ./capi
+	@rm -f $(@D)/libfscache.h
+
+$(MUSLA_DIR)/obj/go.o: $(MUSLA_DIR)/libfscache.a | llvm-tools
+	rm -rf $(@D) && mkdir -p $(@D)
+	cd $(@D) && ar x ../libfscache.a
+	@ctors=$$(readelf -rW $@ | sed -n '/\.rela\.init_array/,/^$$/p' | grep -c 'R_AARCH64_ABS64 '); \
+	  rt0=$$(readelf -rW $@ | sed -n '/\.rela\.init_array/,/^$$/p' | grep -c ' _rt0_arm64_linux_lib '); \
+	  test "$$ctors/$$rt0" = 1/1 || { echo "go.o: $$ctors constructors, $$rt0 of them _rt0_arm64_linux_lib; want exactly that one"; exit 1; }
+	llvm-objcopy --remove-section=.init_array --remove-section=.rela.init_array \
+	  --globalize-symbol=_rt0_arm64_linux_lib $@
+
+$(MUSLA_LIB): $(MUSLA_DIR)/obj/go.o packaging/musl/rt0.c | $(ZIG)
+	printf '{ global: fscache_*; local: *; };\n' >$(MUSLA_DIR)/exports.map
+	$(MUSLA_CC) -O2 -fPIC -shared -o $@ -Wl,-soname,$(SONAME) -Wl,--version-script=$(MUSLA_DIR)/exports.map \
+	  packaging/musl/rt0.c $(MUSLA_DIR)/obj/*.o
+	ln -sf libfscache.so $(MUSLA_DIR)/$(SONAME)
+
+$(MUSLA_ADDON): $(NODE_DIR)/fscache_node.c include/fscache.h $(MUSLA_LIB) $(NODE_STAMP) | $(ZIG)
+	$(MUSLA_CC) $(ADDON_CFLAGS) -D_GNU_SOURCE -fPIC -shared -fvisibility=hidden \
+	  -I$(NAPI_INC) -Iinclude -o $@ $(NODE_DIR)/fscache_node.c \
+	  -L$(MUSLA_DIR) -lfscache -Wl,-rpath,'$$ORIGIN' -Wl,-z,nodelete
+
+$(MUSLA_CTEST): capi/ctest/fscache_test.c include/fscache.h $(MUSLA_DIR)/obj/go.o packaging/musl/rt0.c | $(ZIG)
+	$(MUSLA_CC) -static -std=c99 -Wall -Wextra -Werror -Iinclude -o $@ $< packaging/musl/rt0.c $(MUSLA_DIR)/obj/*.o
+
+musl: $(MUSLA_LIB) $(MUSLA_ADDON) $(MUSLA_CTEST)
+
+test-musl: test-musl-arm64
+test-musl-arm64: $(MUSLA_LIB) $(MUSLA_ADDON) $(MUSLA_CTEST) | arm64-tools
+	@for f in $(MUSLA_LIB) $(MUSLA_ADDON); do \
+	  readelf -hW $$f | grep -q 'Machine:.*AArch64' || { echo "$$f: not AArch64"; exit 1; }; \
+	  needed=$$(readelf -dW $$f | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort | tr '\n' ' '); \
+	  case $$f in *.node) want="libc.so $(SONAME) ";; *) want="libc.so ";; esac; \
+	  test "$$needed" = "$$want" || { echo "$$f needs: $$needed (want: $$want)"; exit 1; }; \
+	  ! readelf -VW $$f | grep -q GLIBC_ || { echo "$$f has glibc symbol versions"; exit 1; }; \
+	done
+	@grep -oE '\bfscache_[a-z_0-9]+\(' include/fscache.h | tr -d '(' | sort -u >$(MUSLA_DIR)/want.txt; \
+	  nm -D --defined-only $(MUSLA_LIB) | awk '{print $$3}' | sort -u >$(MUSLA_DIR)/exports.txt; \
+	  missing=$$(comm -23 $(MUSLA_DIR)/want.txt $(MUSLA_DIR)/exports.txt); \
+	  test -z "$$missing" || { echo "$(MUSLA_LIB) does not export: $$missing"; exit 1; }
+	cd $(MUSLA_DIR) && $(QEMU_ARM64) ./fscache_ctest_static
+
+NPM_PLATFORMS += --platform linux-x64-musl=$(MUSL_ADDON)=$(MUSL_LIB)=$(SONAME)
+NPM_PLATFORMS += --platform linux-arm64-musl=$(MUSLA_ADDON)=$(MUSLA_LIB)=$(SONAME)
+dist: musl
