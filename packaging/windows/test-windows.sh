@@ -24,7 +24,13 @@ top=$(cd "$here/../.." && pwd)
 run=$top/build/windows/run.sh
 known=$here/known-failures.txt
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/fscache-win.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+# The programs' temporary files land in the prefix's C:\users\*\Temp, in
+# the work tree; under wine, Go's os.RemoveAll leaves the tests' directories
+# behind (see known-failures.txt), and their .go files would reach gofmt and
+# go vet ./... of `make test`. They are removed from this side before and after.
+wintemp() { rm -rf "$top"/build/windows/prefix/drive_c/users/*/Temp/* "$top"/build/windows/prefix/drive_c/windows/temp/*; }
+wintemp
+trap 'rm -rf "$tmp"; wintemp' EXIT
 failed=$tmp/failed
 : >"$failed"
 passed=0
