@@ -239,9 +239,14 @@ test-windows: dist windows $(WINE_READY) $(WIN_NODE) win-gotests
 # from the constructor's arguments, which musl does not pass: Go issue
 # 13492), so the library is linked here from Go's c-archive, with the
 # archive's constructor taken out of go.o and packaging/musl/rt0.c's calling
-# the runtime's entry with real arguments. Exports: fscache_* only.
+# the runtime's entry with real arguments. Exports: fscache.h's functions only.
 # make test-musl runs the C test, linked with musl-gcc, directly on this glibc
 # machine: its interpreter is musl's /lib/ld-musl-x86_64.so.1.
+
+# musl-exports(FILE): a version script exporting exactly the functions of
+# fscache.h (the archive's other globals, cgo's and Go's, stay local).
+musl-exports = { printf '{ global:'; grep -oE '\bfscache_[a-z_0-9]+\(' include/fscache.h | tr -d '(' | sort -u | \
+  sed 's/.*/ &;/' | tr -d '\n'; printf ' local: *; };\n'; } >$(1)
 
 MUSL_DIR    := build/linux-x64-musl
 MUSL_LIB    := $(MUSL_DIR)/libfscache.so
@@ -271,7 +276,7 @@ $(MUSL_LIB): $(MUSL_DIR)/libfscache.a packaging/musl/rt0.c | musl-tools
 	  test "$$ctors/$$rt0" = 1/1 || { echo "go.o: $$ctors constructors, $$rt0 of them $(MUSL_RT0); want exactly that one"; exit 1; }
 	objcopy --remove-section=.init_array --remove-section=.rela.init_array \
 	  --globalize-symbol=$(MUSL_RT0) $(MUSL_DIR)/obj/go.o
-	printf '{ global: fscache_*; local: *; };\n' >$(MUSL_DIR)/exports.map
+	$(call musl-exports,$(MUSL_DIR)/exports.map)
 	$(MUSL_CC) -O2 -fPIC -shared -o $@ -Wl,-soname,$(SONAME) -Wl,--version-script=$(MUSL_DIR)/exports.map \
 	  -Wl,-z,noexecstack packaging/musl/rt0.c $(MUSL_DIR)/obj/*.o -lpthread
 	ln -sf libfscache.so $(MUSL_DIR)/$(SONAME)
@@ -328,7 +333,7 @@ $(MUSLA_DIR)/obj/go.o: $(MUSLA_DIR)/libfscache.a | llvm-tools
 	  --globalize-symbol=_rt0_arm64_linux_lib $@
 
 $(MUSLA_LIB): $(MUSLA_DIR)/obj/go.o packaging/musl/rt0.c | $(ZIG)
-	printf '{ global: fscache_*; local: *; };\n' >$(MUSLA_DIR)/exports.map
+	$(call musl-exports,$(MUSLA_DIR)/exports.map)
 	$(MUSLA_CC) -O2 -fPIC -shared -o $@ -Wl,-soname,$(SONAME) -Wl,--version-script=$(MUSLA_DIR)/exports.map \
 	  packaging/musl/rt0.c $(MUSLA_DIR)/obj/*.o
 	ln -sf libfscache.so $(MUSLA_DIR)/$(SONAME)
