@@ -15,13 +15,14 @@
 //
 // # The scan cache
 //
-// Calls with Cache set (Grep also reads it without) share in-process scans
-// of a directory. On Linux a cached root is watched (inotify): before a
-// cached call answers, the changes reported so far are applied, so an
-// answer reflects every change completed before the call began. Elsewhere,
-// or when watching falls back (queue overflow, watch limit), a scan is
-// served for FS_SCAN_CACHE_TTL_MS (default 1000) and Invalidate refreshes it
-// early. The policy is read from the environment once per process; see the
+// Calls with Cache set share in-process scans of a directory; a call
+// without it scans for itself and neither reads nor fills the cache. On
+// Linux a cached root is watched (inotify): before a cached call answers,
+// the changes reported so far are applied, so an answer reflects every
+// change completed before the call began. Elsewhere, or when watching
+// falls back (queue overflow, watch limit), a scan is served for
+// FS_SCAN_CACHE_TTL_MS (default 1000) and Invalidate refreshes it early.
+// The policy is read from the environment once per process; see the
 // README.
 //
 // # Cancellation

@@ -3,7 +3,7 @@ module github.com/fscache/fscache
 go 1.26.0
 
 require (
-	github.com/bmatcuk/doublestar/v4 v4.10.4
+	github.com/cespare/xxhash/v2 v2.3.0
 	github.com/charlievieth/fastwalk v1.0.14
 	github.com/dlclark/regexp2 v1.12.0
 	github.com/tidwall/gjson v1.20.0

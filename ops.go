@@ -12,21 +12,25 @@ type GlobOptions struct {
 	// Pattern is a glob: "*", "?", "[...]", "{a,b}", "**". A pattern
 	// without "/" matches at any depth when Recursive (the default).
 	Pattern string
-	// Path is the directory to search.
+	// Path is the directory to search, relative to the working directory
+	// or absolute.
 	Path string
-	// FileType, when not 0, keeps entries of that kind only.
+	// FileType, when not 0, keeps entries of that kind only. A symlink
+	// passes a File or Dir filter when its target is of that kind.
 	FileType FileType
-	// Recursive makes a slash-less pattern match at any depth (default true).
+	// Recursive makes a slash-less pattern match at any depth, as if it
+	// began with "**/" (default true).
 	Recursive *bool
 	// Hidden includes dot entries (default false).
 	Hidden bool
-	// MaxResults caps the matches (nil: no cap).
+	// MaxResults caps the matches (nil: no cap; 0: no match, and no scan).
 	MaxResults *int
 	// Gitignore honours .gitignore, .ignore and git's excludes (default true).
 	Gitignore *bool
 	// Cache uses the shared scan cache (default false).
 	Cache bool
-	// SortByMtime sorts newest first, before the cap, and fills Mtime.
+	// SortByMtime sorts newest first, before the cap, and fills Mtime
+	// (default false).
 	SortByMtime bool
 	// IncludeNodeModules searches node_modules too (default: only when the
 	// pattern names node_modules).
@@ -100,7 +104,7 @@ type FuzzyFindOptions struct {
 	Gitignore *bool
 	// Cache uses the shared scan cache (default false).
 	Cache bool
-	// MaxResults caps Matches (nil: 100).
+	// MaxResults caps Matches (default 100).
 	MaxResults *int
 	// TimeoutMs is as in GlobOptions.
 	TimeoutMs *int64
@@ -162,29 +166,34 @@ type GrepOptions struct {
 	Glob string
 	// Type filters by file type ("ts", "py", "rust", an extension, ...).
 	Type string
-	// IgnoreCase folds case (Unicode).
+	// IgnoreCase folds case (Unicode; default false).
 	IgnoreCase bool
-	// Multiline turns on (?m); matches never span lines.
+	// Multiline turns on (?m); matches never span lines (default false).
 	Multiline bool
 	// Hidden searches dot entries (default true).
 	Hidden *bool
 	// Gitignore honours ignore files (default true).
 	Gitignore *bool
-	// Cache takes the files to search from the shared scan cache.
+	// Cache takes the files to search from the shared scan cache (default
+	// false).
 	Cache bool
 	// MaxCount caps the reported matches (files in ModeFilesWithMatches).
 	MaxCount *int
-	// Offset skips that many matches (files in ModeFilesWithMatches).
+	// Offset skips that many matches (files in ModeFilesWithMatches;
+	// default 0).
 	Offset *int
-	// ContextBefore and ContextAfter, when either is set, replace Context
-	// (ModeContent only).
+	// Context is the number of lines reported on both sides of a match
+	// (default 0); ContextBefore and ContextAfter, when either is set,
+	// replace it (ModeContent only).
 	ContextBefore, ContextAfter, Context *int
 	// MaxColumns truncates longer lines (in bytes) with "...".
 	MaxColumns *int
-	// Mode is the output mode.
+	// Mode is the output mode (default ModeContent).
 	Mode GrepMode
 	// MaxCountPerFile, in ModeContent, keeps at most that many matches of
-	// each file (pi-natives 18.2).
+	// each file (0 reads as 1), each file counted up to one past it, so one
+	// hot file cannot use the whole MaxCount (pi-natives 18.2). The other
+	// modes, and a Path that is a file, ignore it (as 18.2.3 does).
 	MaxCountPerFile *int
 	// TimeoutMs is as in GlobOptions.
 	TimeoutMs *int64
@@ -218,8 +227,8 @@ type GrepMatch struct {
 // GrepResult is the result of Grep.
 type GrepResult struct {
 	Matches []GrepMatch
-	// TotalMatches counts matches over all files (files with a match in
-	// ModeFilesWithMatches).
+	// TotalMatches counts matches over all files, each file counted up to
+	// one past its cap (files with a match in ModeFilesWithMatches).
 	TotalMatches     int
 	FilesWithMatches int
 	FilesSearched    int
@@ -275,18 +284,20 @@ func Grep(ctx context.Context, o GrepOptions) (GrepResult, error) {
 // ListWorkspaceOptions are the options of ListWorkspace
 // (ListWorkspaceOptions in pi-natives 18.2).
 type ListWorkspaceOptions struct {
-	// Path is the directory to list.
+	// Path is the directory to list, relative to the working directory or
+	// absolute.
 	Path string
 	// MaxDepth is the deepest level listed; the root's children are
-	// depth 1.
+	// depth 1, and 0 lists no entry.
 	MaxDepth uint32
 	// Hidden includes dot entries (default false).
 	Hidden bool
 	// Gitignore honours ignore files (default true).
 	Gitignore *bool
 	// CollectAgentsMd also lists the AGENTS.md files of the directories at
-	// depth 1 to 4 (at most 200), even ignored ones, outside pruned
-	// directories.
+	// depth 1 to 4 (at most 200), even those an ignore rule names, never
+	// in pruned directories, walking deeper than MaxDepth to find them
+	// (default false).
 	CollectAgentsMd bool
 	// TimeoutMs is as in GlobOptions.
 	TimeoutMs *int64
@@ -298,8 +309,9 @@ type WorkspaceEntry struct {
 	Path string
 	// Type is the entry's own kind (links are not followed).
 	Type FileType
-	// Mtime is the modification time in ms since the epoch, with a
-	// fractional part.
+	// Mtime is the modification time (of the entry itself) in ms since the
+	// epoch, with a fractional part; an AGENTS.md file found by
+	// CollectAgentsMd has whole milliseconds, as in the reference.
 	Mtime float64
 	// Size is the size of a regular file, -1 for other kinds.
 	Size int64
@@ -307,7 +319,7 @@ type WorkspaceEntry struct {
 
 // ListWorkspaceResult is the result of ListWorkspace.
 type ListWorkspaceResult struct {
-	// Entries are those within MaxDepth, sorted by path.
+	// Entries are those within MaxDepth, sorted by path (byte order).
 	Entries []WorkspaceEntry
 	// AgentsMdFiles are the relative paths of the AGENTS.md files found
 	// with CollectAgentsMd, sorted; never nil.

@@ -16,28 +16,28 @@ import (
 // to their baseline once calls settle and that the scan cache stays within
 // its bound. See "Diagnostics" in include/fscache.h.
 
-//export fscache_debug_goroutines
-func fscache_debug_goroutines() C.int64_t {
+//export fscache_go_debug_goroutines
+func fscache_go_debug_goroutines() C.int64_t {
 	return C.int64_t(runtime.NumGoroutine() - cThreadGoroutines(allStacks()))
 }
 
-//export fscache_debug_goroutines_total
-func fscache_debug_goroutines_total() C.int64_t {
+//export fscache_go_debug_goroutines_total
+func fscache_go_debug_goroutines_total() C.int64_t {
 	return C.int64_t(runtime.NumGoroutine())
 }
 
-//export fscache_debug_cache_entries
-func fscache_debug_cache_entries() C.int64_t {
+//export fscache_go_debug_cache_entries
+func fscache_go_debug_cache_entries() C.int64_t {
 	return C.int64_t(engine.DebugCacheStats().Entries)
 }
 
-//export fscache_debug_cache_max_entries
-func fscache_debug_cache_max_entries() C.int64_t {
+//export fscache_go_debug_cache_max_entries
+func fscache_go_debug_cache_max_entries() C.int64_t {
 	return C.int64_t(engine.DebugCacheStats().MaxEntries)
 }
 
-//export fscache_debug_goroutine_stacks
-func fscache_debug_goroutine_stacks() *C.char {
+//export fscache_go_debug_goroutine_stacks
+func fscache_go_debug_goroutine_stacks() *C.char {
 	return cBytes(allStacks())
 }
 

@@ -12,7 +12,7 @@ func TestCThreadGoroutines(t *testing.T) {
 	if n := cThreadGoroutines([]byte(stacks)); n != 2 {
 		t.Fatalf("counted %d C-thread goroutines, want 2", n)
 	}
-	if n := int(fscache_debug_goroutines()); n < 1 {
-		t.Fatalf("fscache_debug_goroutines() = %d", n)
+	if n := int(fscache_go_debug_goroutines()); n < 1 {
+		t.Fatalf("fscache_go_debug_goroutines() = %d", n)
 	}
 }

@@ -82,19 +82,6 @@ func appendGlobMatch(b []byte, m engine.GlobMatch) []byte {
 	return append(b, '}')
 }
 
-func appendGlobResult(b []byte, r engine.GlobResult) []byte {
-	b = append(b, `{"matches":[`...)
-	for i, m := range r.Matches {
-		if i > 0 {
-			b = append(b, ',')
-		}
-		b = appendGlobMatch(b, m)
-	}
-	b = append(b, `],"totalMatches":`...)
-	b = strconv.AppendInt(b, int64(r.TotalMatches), 10)
-	return append(b, '}')
-}
-
 func appendFuzzyResult(b []byte, r engine.FuzzyFindResult) []byte {
 	b = append(b, `{"matches":[`...)
 	for i, m := range r.Matches {

@@ -61,8 +61,8 @@ func appendWorkspaceResult(b []byte, r engine.ListWorkspaceResult) []byte {
 	return append(b, '}')
 }
 
-//export fscache_list_workspace
-func fscache_list_workspace(options *C.char, cancel *C.int32_t) (out *C.char) {
+//export fscache_go_list_workspace
+func fscache_go_list_workspace(options *C.char, cancel *C.int32_t) (out *C.char) {
 	defer fence(&out)
 	js, err := goOptions(options)
 	if err != nil {

@@ -15,8 +15,11 @@ static char *fscache_version_cstr;
 static void fscache_version_set(char *v) { fscache_version_cstr = v; }
 static char *fscache_version_get(void) { return fscache_version_cstr; }
 
+// In signals.c: calls fn with the caller's signal mask in force.
+void fscache_signals_call_match(fscache_match_fn fn, void *ctx, const char *json, size_t len);
+
 static void fscache_call_match(fscache_match_fn fn, void *ctx, const char *json, size_t len) {
-	fn(ctx, json, len);
+	fscache_signals_call_match(fn, ctx, json, len);
 }
 */
 import "C"
@@ -219,14 +222,14 @@ func offThread[T any](fn C.fscache_match_fn, ctx unsafe.Pointer, appendMatch fun
 	}
 	out, err := wait()
 	if err != nil {
-		fscache_free(out)
+		fscache_go_free(out)
 		return result(nil, err)
 	}
 	return out
 }
 
-//export fscache_glob
-func fscache_glob(options *C.char, onMatch C.fscache_match_fn, ctx unsafe.Pointer, cancel *C.int32_t) (out *C.char) {
+//export fscache_go_glob
+func fscache_go_glob(options *C.char, onMatch C.fscache_match_fn, ctx unsafe.Pointer, cancel *C.int32_t) (out *C.char) {
 	defer fence(&out)
 	js, err := goOptions(options)
 	if err != nil {
@@ -245,8 +248,8 @@ func fscache_glob(options *C.char, onMatch C.fscache_match_fn, ctx unsafe.Pointe
 	})
 }
 
-//export fscache_fuzzy_find
-func fscache_fuzzy_find(options *C.char, cancel *C.int32_t) (out *C.char) {
+//export fscache_go_fuzzy_find
+func fscache_go_fuzzy_find(options *C.char, cancel *C.int32_t) (out *C.char) {
 	defer fence(&out)
 	js, err := goOptions(options)
 	if err != nil {
@@ -265,14 +268,14 @@ func fscache_fuzzy_find(options *C.char, cancel *C.int32_t) (out *C.char) {
 		return okEncoded(fuzzyResultSize(r), func(b []byte) []byte { return appendFuzzyResult(b, r) }), nil
 	})()
 	if err != nil {
-		fscache_free(res)
+		fscache_go_free(res)
 		return result(nil, err)
 	}
 	return res
 }
 
-//export fscache_grep
-func fscache_grep(options *C.char, onMatch C.fscache_match_fn, ctx unsafe.Pointer, cancel *C.int32_t) (out *C.char) {
+//export fscache_go_grep
+func fscache_go_grep(options *C.char, onMatch C.fscache_match_fn, ctx unsafe.Pointer, cancel *C.int32_t) (out *C.char) {
 	defer fence(&out)
 	js, err := goOptions(options)
 	if err != nil {
@@ -292,8 +295,8 @@ func fscache_grep(options *C.char, onMatch C.fscache_match_fn, ctx unsafe.Pointe
 	})
 }
 
-//export fscache_invalidate
-func fscache_invalidate(path *C.char) {
+//export fscache_go_invalidate
+func fscache_go_invalidate(path *C.char) {
 	defer func() { _ = recover() }()
 	if path == nil {
 		engine.InvalidateAll()
@@ -302,8 +305,8 @@ func fscache_invalidate(path *C.char) {
 	engine.Invalidate(C.GoString(path))
 }
 
-//export fscache_free
-func fscache_free(p *C.char) {
+//export fscache_go_free
+func fscache_go_free(p *C.char) {
 	cFree(unsafe.Pointer(p))
 }
 
@@ -318,8 +321,8 @@ var version = "0.0.0-unstamped"
 // a leak to LeakSanitizer.
 var versionOnce sync.Once
 
-//export fscache_version
-func fscache_version() *C.char {
+//export fscache_go_version
+func fscache_go_version() *C.char {
 	versionOnce.Do(func() { C.fscache_version_set(C.CString(version)) })
 	return C.fscache_version_get()
 }

@@ -157,6 +157,10 @@ func typeName(v gjson.Result) string {
 
 const maxU32 = math.MaxUint32
 
+// The decoders below read the fields of schema/options.json, with their
+// types and requiredness; schema_test.go holds them to it field by field
+// (and include/fscache.h's option tables too).
+
 func decodeGlob(js string, flag func() bool) (engine.GlobOptions, error) {
 	d := newDecoder("GlobOptions", js)
 	o := engine.GlobOptions{

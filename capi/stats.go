@@ -30,10 +30,49 @@ type cacheStatsJSON struct {
 	FullScans       int64             `json:"fullScans"`
 	FullScanEntries int64             `json:"fullScanEntries"`
 	FullScanMs      float64           `json:"fullScanMs"`
+	GrepIndex       grepIndexJSON     `json:"grepIndex"`
 }
 
-//export fscache_cache_stats
-func fscache_cache_stats() (out *C.char) {
+// grepIndexJSON is the grepIndex member of fscache_cache_stats: grep's
+// content indexes (engine.GrepIndexStats).
+type grepIndexJSON struct {
+	Enabled            bool              `json:"enabled"`
+	Roots              int               `json:"roots"`
+	Building           int               `json:"building"`
+	Files              int               `json:"files"`
+	Bytes              int64             `json:"bytes"`
+	IndexBytes         int64             `json:"indexBytes"`
+	CapBytes           int64             `json:"capBytes"`
+	Builds             int64             `json:"builds"`
+	BuildFailures      int64             `json:"buildFailures"`
+	BuildMs            float64           `json:"buildMs"`
+	LastBuildMs        float64           `json:"lastBuildMs"`
+	Queries            int64             `json:"queries"`
+	Candidates         int64             `json:"candidates"`
+	CandidatesPerQuery float64           `json:"candidatesPerQuery"`
+	Skipped            int64             `json:"skipped"`
+	Reindexed          int64             `json:"reindexed"`
+	Restored           int64             `json:"restored"`
+	Fallbacks          map[string]int64  `json:"fallbacks"`
+	FallbackRoots      map[string]string `json:"fallbackRoots"`
+}
+
+func grepIndexStats() grepIndexJSON {
+	s := engine.IndexStats()
+	per := 0.0
+	if s.Queries > 0 {
+		per = float64(s.Candidates) / float64(s.Queries)
+	}
+	return grepIndexJSON{Enabled: s.Enabled, Roots: s.Roots, Building: s.Building, Files: s.Files,
+		Bytes: s.Bytes, IndexBytes: s.IndexBytes, CapBytes: s.CapBytes, Builds: s.Builds,
+		BuildFailures: s.BuildFailures, BuildMs: float64(s.BuildTime.Microseconds()) / 1000,
+		LastBuildMs: float64(s.LastBuildTime.Microseconds()) / 1000, Queries: s.Queries,
+		Candidates: s.Candidates, CandidatesPerQuery: per, Skipped: s.Skipped, Reindexed: s.Reindexed, Restored: s.Restored,
+		Fallbacks: s.Fallbacks, FallbackRoots: s.FallbackRoots}
+}
+
+//export fscache_go_cache_stats
+func fscache_go_cache_stats() (out *C.char) {
 	defer fence(&out)
 	s := engine.CacheStats()
 	b, err := json.Marshal(cacheStatsJSON{
@@ -42,6 +81,7 @@ func fscache_cache_stats() (out *C.char) {
 		Hits: s.Hits, EventsApplied: s.EventsApplied, Refreshes: s.Refreshes, RefreshEntries: s.RefreshEntries,
 		RefreshMs: float64(s.RefreshTime.Microseconds()) / 1000, FullScans: s.FullScans,
 		FullScanEntries: s.FullScanEntries, FullScanMs: float64(s.FullScanTime.Microseconds()) / 1000,
+		GrepIndex: grepIndexStats(),
 	})
 	return result(b, err)
 }

@@ -7,6 +7,10 @@
 #   make conformance-self       reference against itself (harness check, no build needed)
 #   make conformance-ref        only fetch the reference into conformance/.cache/
 #   make conformance-list       list the case ids and counts per area
+#   make conformance-index      the cases that grep again, ours with grep's content index live
+#                               (FS_GREP_INDEX=eager: every directory grep builds its root's index
+#                               in the call and is served by it) and watching on; the runs of
+#                               `make conformance` have the index off (FS_GREP_INDEX=0)
 #   CONFORMANCE_ARGS='--filter ^grep/'   extra driver arguments (--filter REGEX, --keep, --jobs N)
 
 CONF_DIR     := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
@@ -26,7 +30,11 @@ CONF18_SHA256  := 6f121caa4082204d6071241a6e0deedf01b278355f88a6ebcf724eed9dde88
 CONF18_REF     := $(CONF_DIR)/.cache/pi-natives-linux-x64-$(CONF18_VERSION)/pi_natives.linux-x64-modern.node
 CONFORMANCE18_ARGS ?=
 
-.PHONY: conformance conformance18 conformance-self conformance-ref conformance-list
+.PHONY: conformance conformance18 conformance-self conformance-ref conformance-list conformance-index
+
+# grep's content index off in the main runs, on (and required to serve) in conformance-index.
+CONF_INDEX_OFF := --right-env FS_GREP_INDEX=0
+CONF_INDEX_ON  := --only-fn grep --right-env FS_SCAN_CACHE_WATCH=1 --right-env FS_GREP_INDEX=eager --expect-index
 
 $(CONF_REF):
 	NPM=$(NPM) $(CONF_DIR)/fetch-reference.sh $(CONF_VERSION) $@ $(CONF_SHA256)
@@ -38,10 +46,19 @@ $(CONF18_REF):
 conformance-ref: $(CONF_REF) $(CONF18_REF)
 
 conformance: build $(CONF_REF) $(CONF18_REF)
-	FSCACHE_NODE_ADDON=$(CONF_ADDON) $(NODE) $(CONF_DIR)/driver.mjs \
+	FSCACHE_NODE_ADDON=$(CONF_ADDON) $(NODE) $(CONF_DIR)/driver.mjs $(CONF_INDEX_OFF) \
 	  --left ref:$(CONF_REF) --right ours:$(CONF_OURS) $(CONFORMANCE_ARGS)
-	FSCACHE_NODE_ADDON=$(CONF_ADDON) $(NODE) $(CONF_DIR)/driver.mjs --suite 18 --out $(CONF_DIR)/out18 \
+	FSCACHE_NODE_ADDON=$(CONF_ADDON) $(NODE) $(CONF_DIR)/driver.mjs --suite 18 --out $(CONF_DIR)/out18 $(CONF_INDEX_OFF) \
 	  --left ref:$(CONF18_REF) --right ours:$(CONF_OURS) $(CONFORMANCE18_ARGS)
+	$(MAKE) --no-print-directory conformance-index
+
+# The grep cases again with grep's index live on our side (the cache/ cases test the TTL policy,
+# which watching replaces: they stay in the main run).
+conformance-index: build $(CONF_REF) $(CONF18_REF)
+	FSCACHE_NODE_ADDON=$(CONF_ADDON) $(NODE) $(CONF_DIR)/driver.mjs --out $(CONF_DIR)/out-index \
+	  $(CONF_INDEX_ON) --exclude '^cache/' --left ref:$(CONF_REF) --right ours:$(CONF_OURS) $(CONFORMANCE_ARGS)
+	FSCACHE_NODE_ADDON=$(CONF_ADDON) $(NODE) $(CONF_DIR)/driver.mjs --suite 18 --out $(CONF_DIR)/out18-index \
+	  $(CONF_INDEX_ON) --left ref:$(CONF18_REF) --right ours:$(CONF_OURS) $(CONFORMANCE18_ARGS)
 
 # Only the 18.2.3 suite.
 conformance18: build $(CONF18_REF)

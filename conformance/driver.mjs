@@ -5,6 +5,7 @@
 //
 //   node conformance/driver.mjs [--left SPEC] [--right SPEC] [--filter REGEX] [--id ID]... [--list]
 //                                [--keep] [--out DIR] [--jobs N] [--brief]
+//                                [--only-fn FN] [--right-env K=V]... [--expect-index]
 //   SPEC = ref:/path/to/pi_natives.linux-x64-modern.node | ours:/path/to/bindings/node/index.js
 //
 // Defaults: left = the cached reference (conformance/.cache/...), right = our package.
@@ -44,6 +45,9 @@ function parseArgs(argv) {
     else if (a === "--max-full") o.maxFull = Number(next());
     else if (a === "--compat") o.compat = path.resolve(next());
     else if (a === "--suite") o.suite = next(); // "14" (default) or "18": the cases of pi-natives 18.2's additions
+    else if (a === "--only-fn") o.onlyFn = next(); // keep the cases that call this function
+    else if (a === "--right-env") (o.rightEnv ??= []).push(next()); // K=V for the right side's runners only
+    else if (a === "--expect-index") o.expectIndex = true; // the right side's greps must be served by grep's index
     else throw new Error(`unknown argument ${a}`);
   }
   const abs = (spec) => {
@@ -173,6 +177,7 @@ async function main() {
   if (o.filter) cases = cases.filter((c) => o.filter.test(c.id));
   if (o.exclude) cases = cases.filter((c) => !o.exclude.test(c.id));
   if (o.ids) cases = cases.filter((c) => o.ids.has(c.id));
+  if (o.onlyFn) cases = cases.filter((c) => (c.steps ?? [{ op: "call", ...c.call }]).some((s) => s.op === "call" && s.fn === o.onlyFn));
   if (o.list) {
     for (const c of cases) console.log(c.id);
     const byArea = {};
@@ -224,12 +229,20 @@ async function main() {
     const genv = { ...baseEnv };
     for (const [k, v] of Object.entries(env)) genv[k] = sub(v);
     const budget = 60000 + list.reduce((s, c) => s + (c.budgetMs ?? 2000), 0);
-    for (const side of ["left", "right"]) tasks.push({ g, side, list, casesFile, genv, budget, key });
+    for (const side of ["left", "right"]) {
+      const senv = { ...genv };
+      if (side === "right") {
+        for (const kv of o.rightEnv ?? []) senv[kv.slice(0, kv.indexOf("="))] = kv.slice(kv.indexOf("=") + 1);
+        if (o.expectIndex) senv.FSCACHE_CONF_INDEX_STATS = "1";
+      }
+      tasks.push({ g, side, list, casesFile, genv: senv, budget, key });
+    }
   }
   // Longest groups first so the pool stays busy.
   tasks.sort((a, b) => b.budget - a.budget);
   const sideRes = { left: new Map(), right: new Map() };
   const harnessProblems = [];
+  const indexStats = [];
   await pool(tasks, o.jobs, async (t) => {
     const scratch = path.join(base, `scratch-${t.side}-${t.g}`);
     fs.mkdirSync(scratch, { recursive: true });
@@ -238,7 +251,23 @@ async function main() {
     if (r.code !== 0 || r.killed)
       harnessProblems.push(`${t.side} runner for group ${t.key} (${t.list.length} cases) ${r.killed ? "was killed after " + t.budget + " ms" : "exited with " + (r.code ?? r.signal)}; stderr:\n${truncate(r.stderr, 2000)}`);
     for (const [id, rec] of r.results) sideRes[t.side].set(id, rec);
+    const statsFile = path.join(base, `out-${t.side}-${t.g}.jsonl.stats.json`);
+    if (t.side === "right" && fs.existsSync(statsFile)) indexStats.push(JSON.parse(fs.readFileSync(statsFile, "utf8")));
   });
+  // --expect-index: grep's content index must have served the right side's greps.
+  let indexNote = null;
+  if (o.expectIndex) {
+    const sum = { queries: 0, skipped: 0, builds: 0, fallbacks: {} };
+    for (const s of indexStats) {
+      if (!s) continue;
+      sum.queries += s.queries;
+      sum.skipped += s.skipped;
+      sum.builds += s.builds;
+      for (const [k, v] of Object.entries(s.fallbacks ?? {})) sum.fallbacks[k] = (sum.fallbacks[k] ?? 0) + v;
+    }
+    indexNote = `index: ${sum.queries} greps served by grep's index (${sum.builds} builds, ${sum.skipped} files ruled out), fallbacks ${JSON.stringify(sum.fallbacks)}`;
+    if (sum.queries === 0) harnessProblems.push(`--expect-index: no grep was served by the index (${indexNote})`);
+  }
 
   const allow = loadAllowlist(o.compat);
   let agree = 0;
@@ -301,6 +330,7 @@ async function main() {
   for (const f of failures) byArea[f.c.id.split("/")[0]].failed++;
   for (const f of allowed) byArea[f.c.id.split("/")[0]].allowed++;
   console.log(`\nper area (agree/total): ${Object.entries(byArea).map(([a, v]) => `${a} ${v.total - v.failed - v.allowed}/${v.total}${v.allowed ? ` (+${v.allowed} allowed)` : ""}`).join(", ")}`);
+  if (indexNote) console.log(indexNote);
   console.log(`left: ${o.left}\nright: ${o.right}\nresults: ${o.out}\ntime: ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   if (!o.keep) fs.rmSync(base, { recursive: true, force: true });
   else console.log(`kept temp dir: ${base}`);

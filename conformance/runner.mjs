@@ -30,7 +30,7 @@ async function loadImpl(spec) {
     const ns = await import(pathToFileURL(file).href);
     // Accept both named ESM exports and a default export object.
     const m = {};
-    for (const k of ["glob", "fuzzyFind", "grep", "invalidateFsScanCache", "FileType", "GrepOutputMode", "listWorkspace"])
+    for (const k of ["glob", "fuzzyFind", "grep", "invalidateFsScanCache", "FileType", "GrepOutputMode", "listWorkspace", "cacheStats"])
       m[k] = ns[k] ?? ns.default?.[k];
     return m;
   }
@@ -211,6 +211,9 @@ async function main() {
     fs.writeSync(out, JSON.stringify(record) + "\n");
   }
   fs.closeSync(out);
+  // The driver's --expect-index: what grep's content index served.
+  if (process.env.FSCACHE_CONF_INDEX_STATS && typeof m.cacheStats === "function")
+    fs.writeFileSync(args.out + ".stats.json", JSON.stringify(m.cacheStats().grepIndex ?? null));
   process.exit(0);
 }
 

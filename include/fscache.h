@@ -1,6 +1,7 @@
 /*
  * fscache.h - the C ABI of fscache: cached filesystem discovery and search
- * (glob, fuzzy find, grep, scan-cache invalidation) for coding agents.
+ * for coding agents: glob, fuzzy find, grep, listWorkspace (pi-natives
+ * 18.2), scan-cache invalidation and statistics.
  *
  * Conventions shared by every function below
  * -------------------------------------------
@@ -10,19 +11,82 @@
  *
  * Options: the `options_json` argument is a JSON object whose fields are the
  *   camelCase fields of the matching TypeScript options interface of
- *   @oh-my-pi/pi-natives (GlobOptions, FuzzyFindOptions, GrepOptions), e.g.
+ *   @oh-my-pi/pi-natives (GlobOptions, FuzzyFindOptions, GrepOptions, and
+ *   18.2's ListWorkspaceOptions), e.g.
  *   {"pattern":"*.go","path":"src","maxResults":10}. `signal` is ignored here:
  *   cancellation goes through the `cancel` argument. The library only reads
  *   `options_json` during the call and keeps no pointer to it; the caller
  *   keeps ownership.
+ *   The fields, with their JSON type and "required", their default, or "-"
+ *   (absent means what the field's documentation says: the TypeScript
+ *   declarations in bindings/node/index.d.ts, or the Go package's options
+ *   structs). null is the same as absent; other fields are ignored. A
+ *   field given twice, of the wrong type, a negative number, a string
+ *   holding a NUL byte, a fileType other than 1 (file), 2 (dir) or 3
+ *   (symlink) and a mode other than "content", "count" or
+ *   "filesWithMatches" are invalid_options errors. Fractions are truncated
+ *   and larger numbers read as 4294967295 (timeoutMs: 2147483647).
+ *   (schema/options.json holds the same table; capi's tests check this one
+ *   against it.)
+ *   fscache_glob, GlobOptions:
+ *     pattern             string  required
+ *     path                string  required
+ *     fileType            number  -
+ *     recursive           bool    true
+ *     hidden              bool    false
+ *     maxResults          number  -
+ *     gitignore           bool    true
+ *     cache               bool    false
+ *     sortByMtime         bool    false
+ *     includeNodeModules  bool    -
+ *     timeoutMs           number  -
+ *   fscache_fuzzy_find, FuzzyFindOptions:
+ *     query               string  required
+ *     path                string  required
+ *     hidden              bool    false
+ *     gitignore           bool    true
+ *     cache               bool    false
+ *     maxResults          number  100
+ *     timeoutMs           number  -
+ *   fscache_grep, GrepOptions:
+ *     pattern             string  required
+ *     path                string  required
+ *     glob                string  -
+ *     type                string  -
+ *     ignoreCase          bool    false
+ *     multiline           bool    false
+ *     hidden              bool    true
+ *     gitignore           bool    true
+ *     cache               bool    false
+ *     maxCount            number  -
+ *     offset              number  0
+ *     contextBefore       number  -
+ *     contextAfter        number  -
+ *     context             number  0
+ *     maxColumns          number  -
+ *     mode                string  "content"
+ *     maxCountPerFile     number  -
+ *     timeoutMs           number  -
+ *   fscache_list_workspace, ListWorkspaceOptions:
+ *     path                string  required
+ *     maxDepth            number  required
+ *     hidden              bool    false
+ *     gitignore           bool    true
+ *     collectAgentsMd     bool    false
+ *     timeoutMs           number  -
  *
- * Results: every function returning `char *` returns a newly allocated
- *   NUL-terminated JSON document that the CALLER OWNS and must release with
- *   fscache_free() (never with free()). It is never NULL. It is one of
+ * Results: every function returning `char *` (but
+ *   fscache_debug_goroutine_stacks, which returns plain text) returns a newly
+ *   allocated NUL-terminated JSON document that the CALLER OWNS and must
+ *   release with fscache_free() (never with free()). It is NULL only when
+ *   the library could not allocate it. It is one of
  *     {"ok": <result>}
  *     {"error": {"code": "<code>", "message": "<message>"}}
- *   where <result> has the shape of GlobResult / FuzzyFindResult / GrepResult.
- *   Error codes and the start of their messages:
+ *   where <result> has the shape of GlobResult / FuzzyFindResult /
+ *   GrepResult / ListWorkspaceResult (and CacheStats for
+ *   fscache_cache_stats, which never fails).
+ *   Error codes and the start of their messages (fscache_list_workspace's
+ *   first two read "Native directory scan failed for <path>: ..." instead):
  *     path_not_found   "Path not found: <path>"
  *     not_a_directory  "Search path must be a directory: <path>"
  *     invalid_glob     "Invalid glob pattern: <detail>"
@@ -30,9 +94,41 @@
  *     timeout          "Aborted: Timeout"
  *     aborted          "Aborted: Signal"
  *     invalid_options  names the offending field (malformed JSON, wrong type,
- *                      missing `pattern`/`path`/`query`, NUL byte, ...)
+ *                      a missing required field, NUL byte, ...)
  *     internal         an unexpected failure (a recovered panic, for one);
  *                      the library stays usable
+ *
+ * Result layout: the bytes of a document are part of this ABI, not only
+ *   the JSON value: a caller may rely on them (the Node addon does). A
+ *   document is compact JSON (no space or line break outside strings);
+ *   "ok" or "error" is its only key; every object's keys come in the order
+ *   listed here ([key] marks one that may be absent; `: [T]` an array of
+ *   T). Hence a result of fscache_glob, fscache_fuzzy_find or fscache_grep
+ *   begins with exactly these 18 bytes: {"ok":{"matches":[
+ *   Documents are ASCII (other characters written as \u escapes), but for
+ *   fscache_cache_stats' (UTF-8). on_match gets GlobMatch and GrepMatch
+ *   objects of the same layout.
+ *     error               {code, message}
+ *     GlobResult          {matches: [GlobMatch], totalMatches}
+ *     GlobMatch           {path, fileType, [mtime], [size]}
+ *     FuzzyFindResult     {matches: [FuzzyFindMatch], totalMatches}
+ *     FuzzyFindMatch      {path, isDirectory, score}
+ *     GrepResult          {matches: [GrepMatch], totalMatches,
+ *                          filesWithMatches, filesSearched, [limitReached]}
+ *     GrepMatch           {path, lineNumber, line,
+ *                          [contextBefore: [ContextLine]],
+ *                          [contextAfter: [ContextLine]], [truncated],
+ *                          [matchCount]}
+ *     ContextLine         {lineNumber, line}
+ *     ListWorkspaceResult {entries: [WorkspaceEntry], agentsMdFiles,
+ *                          truncated}
+ *     WorkspaceEntry      {path, fileType, mtime, [size]}
+ *     CacheStats          {entries, watchedEntries, rootsWatched, watches,
+ *                          watching, [watchOff], fallbacks, fallbackRoots,
+ *                          hits, eventsApplied, refreshes, refreshEntries,
+ *                          refreshMs, fullScans, fullScanEntries,
+ *                          fullScanMs, grepIndex}
+ *   (capi's TestResultLayout checks every kind against this list.)
  *
  * Callbacks: `on_match` may be NULL. When it is not, it is called once per
  *   accepted match with `ctx` passed through unchanged and `match_json`
@@ -58,6 +154,35 @@
  * Threads: every function may be called from any thread, concurrently. The
  *   only shared state is the process-wide scan cache, which is thread-safe.
  *   Calls block the calling thread until they finish.
+ *
+ * Signals (Linux; Windows has none; on macOS the same code is built but
+ *   untested, and where the Go runtime's initializer runs before the
+ *   library's, handlers keep Go's SA_ONSTACK and the library's threads do
+ *   not block signals): the library leaves the host's signal handlers as
+ *   the host installed them, before or after the library was loaded: same
+ *   function, flags and mask.
+ *   The library's Go runtime installs its own handlers (SA_ONSTACK) for
+ *   five signals only: SIGSEGV, SIGBUS and SIGFPE, whose handler the host
+ *   had is still called for faults outside the library's Go code; SIGPIPE,
+ *   whose handler the host had is still called; and SIGURG, its preemption
+ *   signal, whose handler the host had is no longer called. The one
+ *   exception: a handler installed before the load for SIGCHLD, SIGPROF,
+ *   SIGSTKFLT or signal 34 (glibc's SIGRTMIN) gets SA_ONSTACK, as Go sets
+ *   it, because Go never lets its threads block these and SA_ONSTACK keeps
+ *   the handler off the library's small goroutine stacks; give handlers for
+ *   them SA_ONSTACK yourself if you install them after the load.
+ *   Instead of SA_ONSTACK, masks keep the host's handlers off those stacks:
+ *   the library's own threads block every signal except SIGSEGV, SIGBUS,
+ *   SIGFPE, SIGILL, SIGTRAP, SIGSYS, SIGPIPE, SIGURG and the exception's
+ *   (with glibc's internal 32 and 33), so a signal sent to the process is
+ *   handled on one of the host's threads; and every function blocks the
+ *   same signals on the calling thread while it runs and restores the
+ *   caller's mask before it returns. A signal sent to that thread during a
+ *   call is handled when the call returns, or during on_match, which runs
+ *   with the caller's mask. After a call the thread's mask is as it was.
+ *   A thread that has called the library keeps the Go runtime's alternate
+ *   signal stack (when it had none) until it exits; handlers without
+ *   SA_ONSTACK never run on it.
  *
  * Environment (read once per process, at the first call):
  *   FS_SCAN_CACHE_TTL_MS (default 1000), FS_SCAN_EMPTY_RECHECK_MS (200),
@@ -126,10 +251,7 @@ char *fscache_grep(const char *options_json, fscache_match_fn on_match, void *ct
  * options.collectAgentsMd, the AGENTS.md files of the directories at depth
  * 1..4 (capped at 200, even when an ignore rule names the file, never inside
  * pruned directories).
- * options_json: ListWorkspaceOptions as JSON (borrowed, UTF-8):
- *   {"path": string, "maxDepth": number, "hidden"?: bool (false),
- *    "gitignore"?: bool (true), "collectAgentsMd"?: bool (false),
- *    "timeoutMs"?: number}.
+ * options_json: ListWorkspaceOptions as JSON (borrowed; see "Options").
  * cancel: optional flag (borrowed; read from other threads while the call
  * runs, so it must stay valid until the call returns); a non-zero value
  * ends the call with "Aborted: Signal". timeoutMs ends it with
@@ -169,16 +291,23 @@ void fscache_invalidate(const char *path_or_null);
  * "symlinks_followed", "error"), fallbackRoots ({root: reason} for roots
  * kept on the TTL policy), hits, eventsApplied, refreshes, refreshEntries,
  * refreshMs (targeted refreshes: count, entries read, time), fullScans,
- * fullScanEntries, fullScanMs (scans of a whole root). Runs on the calling
- * thread; it takes the cache's lock briefly.
+ * fullScanEntries, fullScanMs (scans of a whole root), and grepIndex,
+ * grep's content indexes: enabled (FS_GREP_INDEX), roots, building, files,
+ * bytes (text indexed), indexBytes, capBytes (FS_GREP_INDEX_MB), builds,
+ * buildFailures, buildMs, lastBuildMs, queries (greps served), candidates,
+ * candidatesPerQuery (files those searched), skipped (files ruled out),
+ * reindexed, restored, fallbacks ({reason: count}: "no_trigram",
+ * "not_watched", "too_large", "evicted", "error" or a watcher's reason) and
+ * fallbackRoots. Runs on the calling thread; it takes the cache's lock
+ * briefly.
  */
 char *fscache_cache_stats(void);
 
 /*
  * Releases a string returned by fscache_glob, fscache_fuzzy_find,
- * fscache_grep, fscache_list_workspace or fscache_cache_stats. NULL is a
- * no-op. Freeing any other pointer, or the same one
- * twice, is undefined behaviour. Any thread may call it. On Linux a large
+ * fscache_grep, fscache_list_workspace, fscache_cache_stats or
+ * fscache_debug_goroutine_stacks. NULL is a no-op. Freeing any other
+ * pointer, or the same one twice, is undefined behaviour. Any thread may call it. On Linux a large
  * result (256 KiB or more) is a mapping of its own, and the library keeps
  * up to 8 freed ones (32 MiB at most) to reuse for later results, already
  * faulted in.

@@ -2,10 +2,14 @@
 #
 #   make dist            dist/: fscache-V.tgz (JS + types, no binaries),
 #                        fscache-linux-x64-gnu-V.tgz, fscache-linux-arm64-gnu-V.tgz
-#                        (addon + library), fscache-V-linux-{x64,arm64}.tar.gz (C SDK)
+#                        (addon + library), fscache-V-linux-{x64,arm64}.tar.gz (C SDK),
+#                        fscache-pi-natives-V.tgz (the overlay to install as
+#                        @oh-my-pi/pi-natives for the coding agent: packaging/overlay/)
 #   make test-dist       installs the tarballs into projects that have only node,
 #                        npm and bun on PATH and runs them, under both names, in
-#                        Node and Bun, and the arm64 package under qemu; builds a C
+#                        Node and Bun, and the arm64 package under qemu; installs
+#                        the overlay over the real pi-natives (npm registry) and
+#                        checks every name the agent imports; builds a C
 #                        program from pkg-config alone
 #   make install PREFIX=/usr/local   lib (soname), header, pkg-config file
 #   make uninstall PREFIX=...
@@ -13,7 +17,8 @@
 #   make windows         the Windows DLL and the C test, cross-built with mingw-w64
 #                        (run under wine by make test-windows: mk/platforms.mk)
 #
-# Downloads (the arm64 Node, Debian packages) are cached in FSCACHE_CACHE.
+# Downloads (the arm64 Node, pi-natives and npm's other downloads for test-dist)
+# are cached in FSCACHE_CACHE; Debian packages are installed when missing.
 
 DIST          := dist
 PREFIX        ?= /usr/local
@@ -129,14 +134,14 @@ dist: $(LIB) $(NODE_ADDON) arm64 check-version
 	rm -rf $(DIST) && mkdir -p $(DIST)
 	$(NODE) packaging/stage-npm.mjs --version $(VERSION) --out $(DIST) \
 	  --platform linux-x64-gnu=$(NODE_ADDON)=$(LIB)=$(SONAME) \
-	  --platform linux-arm64-gnu=$(ARM64_ADDON)=$(ARM64_LIB)=$(SONAME) $(NPM_PLATFORMS)
+	  --platform linux-arm64-gnu=$(ARM64_ADDON)=$(ARM64_LIB)=$(SONAME) --overlay $(NPM_PLATFORMS)
 	$(call sdk-archive,linux-x64,$(LIB))
 	$(call sdk-archive,linux-arm64,$(ARM64_LIB))
 	@ls -l $(DIST)/*.tgz $(DIST)/*.tar.gz
 
 test-dist: dist $(ARM64_NODE) test-arm64-c windows
 	@$(ENSURE_DEBS) pkg-config
-	packaging/test-dist.sh $(DIST) $(VERSION) $(abspath $(BUN)) $(ARM64_NODE) $(QEMU_ARM64) $(ARM64_SYSROOT)
+	FSCACHE_CACHE=$(FSCACHE_CACHE) packaging/test-dist.sh $(DIST) $(VERSION) $(abspath $(BUN)) $(ARM64_NODE) $(QEMU_ARM64) $(ARM64_SYSROOT)
 
 # ----------------------------------------------------------------- install
 

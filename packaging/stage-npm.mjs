@@ -6,11 +6,16 @@
 // loads, each with os/cpu/libc fields so npm installs only the one that fits).
 //
 //   node packaging/stage-npm.mjs --version V --out DIR \
-//        [--platform TRIPLE=ADDON=LIB[=NAME]]...
+//        [--platform TRIPLE=ADDON=LIB[=NAME]]... [--overlay]
 //
 // The main package's files are bindings/node/package.json's "files" (the one
 // list of what the package holds), less the binaries and the addon's C source.
 // Writes DIR/fscache-V.tgz and DIR/fscache-TRIPLE-V.tgz; prints their paths.
+//
+// --overlay also packs packaging/overlay/ as DIR/fscache-pi-natives-V.tgz: the
+// package to install under the name @oh-my-pi/pi-natives (it re-exports the
+// real pi-natives, a dependency through an npm alias, and serves fscache's
+// functions); its dependency on fscache is pinned to V.
 
 import fs from "node:fs";
 import path from "node:path";
@@ -43,7 +48,8 @@ function parseArgs(argv) {
       if (!PLATFORMS[triple]) throw new Error(`unknown platform ${triple}; known: ${Object.keys(PLATFORMS).join(", ")}`);
       if (!addon || !lib) throw new Error(`--platform wants TRIPLE=ADDON=LIB[=NAME], got ${argv[i]}`);
       o.platforms.push({ triple, addon: path.resolve(addon), lib: path.resolve(lib), name: name || path.basename(lib) });
-    } else throw new Error(`unknown argument ${a}`);
+    } else if (a === "--overlay") o.overlay = true;
+    else throw new Error(`unknown argument ${a}`);
   }
   if (!/^\d+\.\d+\.\d+/.test(o.version || "")) throw new Error(`--version wants a semver, got ${o.version}`);
   if (!o.out) throw new Error("--out is required");
@@ -64,7 +70,9 @@ function stageMain(o, stage) {
   const dir = path.join(stage, "fscache");
   fs.mkdirSync(dir, { recursive: true });
   const files = src.files.filter((f) => !/\.(node|so|dylib|dll|c)$/.test(f));
-  for (const f of files) fs.copyFileSync(path.join(NODE_DIR, f), path.join(dir, f));
+  // index.d.cts (the types of the require entry) is not in git: it is a copy of index.d.ts.
+  const source = (f) => (f === "index.d.cts" ? "index.d.ts" : f);
+  for (const f of files) fs.copyFileSync(path.join(NODE_DIR, source(f)), path.join(dir, f));
   fs.copyFileSync(path.join(TOP, "LICENSE"), path.join(dir, "LICENSE"));
   const { devDependencies, scripts, ...rest } = src;
   const optionalDependencies = Object.fromEntries(Object.keys(PLATFORMS).map((t) => [`${src.name}-${t}`, o.version]));
@@ -97,9 +105,23 @@ function stagePlatform(o, stage, p) {
   return pack(dir, o.out);
 }
 
+const OVERLAY_DIR = path.join(TOP, "packaging", "overlay");
+
+function stageOverlay(o, stage) {
+  const src = JSON.parse(fs.readFileSync(path.join(OVERLAY_DIR, "package.json"), "utf8"));
+  const dir = path.join(stage, src.name);
+  fs.mkdirSync(dir, { recursive: true });
+  for (const f of src.files) fs.copyFileSync(path.join(OVERLAY_DIR, f), path.join(dir, f));
+  fs.copyFileSync(path.join(TOP, "LICENSE"), path.join(dir, "LICENSE"));
+  const dependencies = { ...src.dependencies, fscache: o.version };
+  writeJSON(path.join(dir, "package.json"), { ...src, version: o.version, files: [...src.files, "LICENSE"], dependencies });
+  return pack(dir, o.out);
+}
+
 const o = parseArgs(process.argv.slice(2));
 const stage = path.join(o.out, "npm");
 fs.rmSync(stage, { recursive: true, force: true });
 fs.mkdirSync(stage, { recursive: true });
 const made = [stageMain(o, stage), ...o.platforms.map((p) => stagePlatform(o, stage, p))];
+if (o.overlay) made.push(stageOverlay(o, stage));
 for (const f of made) console.log(path.relative(process.cwd(), f));

@@ -191,6 +191,8 @@ static napi_value json_parse(napi_env env, const char *text, size_t len) {
 #define CHUNK_MAX (1024u * 1024u) /* ... up to this size */
 #define CHUNK_BYTES (48u * 1024u) /* ... of about this many bytes of matches */
 
+/* How a glob, fuzzyFind or grep result begins: fixed by the header's "Result
+ * layout"; capi's TestResultLayout reads this definition and checks it. */
 static const char MATCHES_PREFIX[] = "{\"ok\":{\"matches\":[";
 
 static int is_ascii(const char *s, size_t n) {

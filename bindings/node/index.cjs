@@ -193,6 +193,9 @@ const CONVERT = {
   },
 };
 
+/* The fields of each options interface, in index.d.ts's order (signal
+ * aside): test/schema.test.mjs checks them, and what shapeOptions makes of
+ * them, against schema/options.json at the repository root. */
 const SCHEMAS = {
   GlobOptions: {
     pattern: "string!",

@@ -2,11 +2,16 @@
  * Types of fscache for Node and Bun. The declarations of glob, fuzzyFind,
  * grep, invalidateFsScanCache, FileType, GrepOutputMode and their option and
  * result interfaces have the same names, fields and types as those of
- * @oh-my-pi/pi-natives 14.9.9, so code written against that package
- * type-checks unchanged against this one.
+ * @oh-my-pi/pi-natives 14.9.9, and listWorkspace, its interfaces and
+ * GrepOptions.maxCountPerFile those of 18.2.10, so code written against
+ * either package type-checks unchanged against this one. version,
+ * cacheStats and CacheStats are fscache's own.
  *
- * index.d.cts is an identical copy for `require` callers (checked by
- * `make typecheck`).
+ * The option interfaces are checked field by field against
+ * schema/options.json (test/schema.test.mjs). index.d.cts, the same
+ * declarations for `require` callers, is a copy of this file written when
+ * the package is staged (packaging/stage-npm.mjs) and by `make typecheck`;
+ * it is not in git.
  */
 
 /** One line around a grep match. */
@@ -116,7 +121,7 @@ export interface GlobOptions {
   gitignore?: boolean
   /** Use the shared filesystem scan cache (default false). */
   cache?: boolean
-  /** Order by modification time, newest first, before `maxResults` applies. */
+  /** Order by modification time, newest first, before `maxResults` applies (default false). */
   sortByMtime?: boolean
   /** Search inside `node_modules` even when the pattern does not name it. */
   includeNodeModules?: boolean
@@ -169,9 +174,9 @@ export interface GrepOptions {
   glob?: string
   /** Only search files of this type, e.g. "js", "py", "rust". */
   type?: string
-  /** Match without regard to case. */
+  /** Match without regard to case (default false). */
   ignoreCase?: boolean
-  /** Let `^` and `$` match at line boundaries. */
+  /** Let `^` and `$` match at line boundaries (default false). */
   multiline?: boolean
   /** Include entries whose name starts with a dot (default true). */
   hidden?: boolean
@@ -181,17 +186,17 @@ export interface GrepOptions {
   cache?: boolean
   /** Cap on the number of matches reported. */
   maxCount?: number
-  /** Skip this many matches before reporting. */
+  /** Skip this many matches before reporting (default 0). */
   offset?: number
   /** Lines of context to report before each match. */
   contextBefore?: number
   /** Lines of context to report after each match. */
   contextAfter?: number
-  /** Lines of context on both sides (used when the two above are absent). */
+  /** Lines of context on both sides, used when the two above are absent (default 0). */
   context?: number
   /** Cut reported lines longer than this. */
   maxColumns?: number
-  /** What to report: lines, per-file counts, or matching files. */
+  /** What to report: lines, per-file counts, or matching files (default `GrepOutputMode.Content`). */
   mode?: GrepOutputMode
   /**
    * Maximum matches collected per file (content mode). Keeps one hot file
@@ -321,6 +326,42 @@ export interface CacheStats {
   fullScans: number
   fullScanEntries: number
   fullScanMs: number
+  /** grep's content indexes (see the README's "Indexed grep"). */
+  grepIndex: GrepIndexStats
+}
+
+/**
+ * Statistics of grep's content indexes, the `grepIndex` member of
+ * {@link CacheStats}. (fscache only; not in pi-natives.)
+ */
+export interface GrepIndexStats {
+  /** Whether indexing is on (FS_GREP_INDEX is not "0"). */
+  enabled: boolean
+  /** Roots with a live index; roots queued or being built. */
+  roots: number
+  building: number
+  /** Files listed and text bytes indexed; memory held by the indexes and its cap (FS_GREP_INDEX_MB). */
+  files: number
+  bytes: number
+  indexBytes: number
+  capBytes: number
+  /** Builds done and abandoned; their total time and the latest's. */
+  builds: number
+  buildFailures: number
+  buildMs: number
+  lastBuildMs: number
+  /** Greps served by an index; files they searched (in all, and per grep); files ruled out; files read again to bring their entries up to date. */
+  queries: number
+  candidates: number
+  candidatesPerQuery: number
+  skipped: number
+  reindexed: number
+  /** Files re-read whose content hash was their entry's (an identical rewrite), brought back without re-indexing. */
+  restored: number
+  /** Greps or roots an index could not serve, by reason: "no_trigram", "not_watched", "too_large", "evicted", "error", or the watcher's ("overflow", "watch_limit", "root_gone", "closed", ...). */
+  fallbacks: Record<string, number>
+  /** Roots not indexed for good, with the reason. */
+  fallbackRoots: Record<string, string>
 }
 
 /** Statistics of the scan cache. Synchronous. (fscache only; not in pi-natives.) */

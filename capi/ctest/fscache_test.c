@@ -129,6 +129,7 @@ int main(void) {
 	/* watched (FS_SCAN_CACHE_WATCH defaults on): current without invalidation */
 	expect_ok(fscache_glob(opts, NULL, NULL, NULL), "\"totalMatches\":3", "cached glob hit (watched)");
 	expect_ok(fscache_cache_stats(), "\"watchedEntries\":1", "cache stats");
+	expect_ok(fscache_cache_stats(), "\"grepIndex\":{\"enabled\":", "cache stats: grep index");
 #else
 	expect_ok(fscache_glob(opts, NULL, NULL, NULL), "\"totalMatches\":2", "cached glob hit (stale within TTL)");
 #endif

@@ -42,6 +42,3 @@ func (t *Token) Err() error {
 	}
 	return nil
 }
-
-// Check is Err for use as a polling function value.
-func (t *Token) Check() error { return t.Err() }

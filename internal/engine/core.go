@@ -94,9 +94,6 @@ func (c Cancel) token() *cancel.Token {
 // pollEvery is how many entries a loop may handle between cancel checks.
 const pollEvery = 128
 
-// Bool returns a pointer to v, for the optional fields of the options.
-func Bool(v bool) *bool { return &v }
-
 // Int returns a pointer to v, for the optional fields of the options.
 func Int(v int) *int { return &v }
 
@@ -120,10 +117,20 @@ func scanCache() *scancache.Cache {
 // against the working directory, and a path that no longer exists still
 // invalidates (its parent is canonicalised). An empty path is the working
 // directory.
-func Invalidate(path string) { scanCache().Invalidate(path) }
+func Invalidate(path string) {
+	scanCache().Invalidate(path)
+	if gi := grepIndex(); gi != nil {
+		gi.invalidate(path)
+	}
+}
 
-// InvalidateAll drops every cached scan.
-func InvalidateAll() { scanCache().InvalidateAll() }
+// InvalidateAll drops every cached scan, and with them grep's indexes.
+func InvalidateAll() {
+	scanCache().InvalidateAll()
+	if gi := grepIndex(); gi != nil {
+		gi.dropAll()
+	}
+}
 
 // resolveDir resolves a search path against the working directory and
 // canonicalises it; it must be an existing directory.
@@ -188,10 +195,28 @@ func scan(key scancache.Key, useCache bool, tok *cancel.Token, obs ...scancache.
 	return s, 0, err
 }
 
-// recheck reports whether an empty cached result is old enough to deserve
-// one forced rescan.
-func recheck(useCache bool, age time.Duration) bool {
-	return useCache && age > 0 && age >= scanCache().Policy().EmptyRecheck
+// scanUse runs use over the scan for key (see scan) and returns the
+// snapshot, use's result and whether the snapshot came from the cache.
+// When use finds nothing (empty) in a cached scan at least
+// Policy.EmptyRecheck old, the key is scanned afresh once (the scan is
+// stored, and obs sees it as it did the first) and use runs again on it:
+// the reference's guard against a cached scan older than the files the call
+// looks for. It is the one place where an operation reads the cache.
+func scanUse[T any](key scancache.Key, useCache bool, tok *cancel.Token, obs []scancache.Observer,
+	use func(*scancache.Snapshot) (res T, empty bool, err error)) (*scancache.Snapshot, T, bool, error) {
+	var res T
+	snap, age, err := scan(key, useCache, tok, obs...)
+	if err != nil {
+		return nil, res, false, err
+	}
+	res, empty, err := use(snap)
+	if err == nil && empty && useCache && age > 0 && age >= scanCache().Policy().EmptyRecheck {
+		age = 0
+		if snap, err = scanCache().Rescan(key, true, tok, obs...); err == nil {
+			res, _, err = use(snap)
+		}
+	}
+	return snap, res, age > 0, err
 }
 
 // CacheStats describes the process-wide scan cache: entries, watches,

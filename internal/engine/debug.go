@@ -1,7 +1,9 @@
 package engine
 
-// DebugCacheSize reports the process-wide scan cache's size, for tests and
-// diagnostics (the C ABI's fscache_debug_* functions).
+// DebugCacheSize reports the process-wide scan cache's size. It exists for
+// capi's diagnostic exports (fscache_debug_cache_entries and
+// fscache_debug_cache_max_entries), which the C and Node stress tests read;
+// nothing else should depend on it.
 type DebugCacheSize struct {
 	// Entries is the number of cached scans now.
 	Entries int
@@ -9,7 +11,8 @@ type DebugCacheSize struct {
 	MaxEntries int
 }
 
-// DebugCacheStats returns the scan cache's current size and bound.
+// DebugCacheStats returns the scan cache's current size and bound, for
+// capi's tests (see DebugCacheSize).
 func DebugCacheStats() DebugCacheSize {
 	c := scanCache()
 	return DebugCacheSize{Entries: c.Len(), MaxEntries: c.Policy().MaxEntries}

@@ -10,42 +10,37 @@ import (
 	"github.com/fscache/fscache/internal/walk"
 )
 
-// FuzzyFindOptions are the options of FuzzyFind (FuzzyFindOptions in
-// pi-natives).
+// FuzzyFindOptions are FuzzyFind's options, documented field by field on
+// the public fscache.FuzzyFindOptions (capi's TestSchema* check both
+// against schema/options.json).
 type FuzzyFindOptions struct {
-	// Query is matched case-insensitively against paths.
-	Query string
-	// Path is the directory to search.
-	Path string
-	// Hidden includes dot entries (default false).
-	Hidden bool
-	// Gitignore honours ignore files (default true).
-	Gitignore *bool
-	// Cache uses the shared scan cache (default false).
-	Cache bool
-	// MaxResults caps Matches (nil: 100).
+	Query      string
+	Path       string
+	Hidden     bool
+	Gitignore  *bool
+	Cache      bool
 	MaxResults *int
 	Cancel
 }
 
-// FuzzyFindMatch is one scored path. Directories end with '/'.
+// FuzzyFindMatch is one scored path (see fscache.FuzzyFindMatch, which is
+// converted from it).
 type FuzzyFindMatch struct {
 	Path        string
 	IsDirectory bool
 	Score       int
 }
 
-// FuzzyFindResult is the result of FuzzyFind.
+// FuzzyFindResult is the result of FuzzyFind (see fscache.FuzzyFindResult).
 type FuzzyFindResult struct {
-	// Matches holds the best MaxResults matches, by score then path.
-	Matches []FuzzyFindMatch
-	// TotalMatches counts every entry that scored.
+	Matches      []FuzzyFindMatch
 	TotalMatches int
 }
 
 // FuzzyFind scores every entry under o.Path (links followed, node_modules
 // skipped) against o.Query for autocomplete.
 func FuzzyFind(o FuzzyFindOptions) (res FuzzyFindResult, err error) {
+	defer foreground()()
 	tok, root, err := start(o.Cancel, o.Path)
 	if err != nil {
 		return res, err
@@ -61,19 +56,18 @@ func FuzzyFind(o FuzzyFindOptions) (res FuzzyFindResult, err error) {
 	}
 	key := scancache.Key{Root: root, Hidden: o.Hidden, Gitignore: orTrue(o.Gitignore),
 		SkipNodeModules: true, FollowLinks: true}
-	snap, age, err := scan(key, o.Cache, tok)
+	type scored struct {
+		best  []FuzzyFindMatch
+		total int
+	}
+	_, sc, _, err := scanUse(key, o.Cache, tok, nil, func(s *scancache.Snapshot) (scored, bool, error) {
+		best, total, err := score(q, s, o.Cache, limit, tok)
+		return scored{best, total}, total == 0 && !q.Empty(), err
+	})
 	if err != nil {
 		return res, asError(err)
 	}
-	best, total, err := score(q, snap, o.Cache, limit, tok)
-	if err == nil && total == 0 && !q.Empty() && recheck(o.Cache, age) {
-		if snap, err = scanCache().Rescan(key, true, tok); err == nil {
-			best, total, err = score(q, snap, o.Cache, limit, tok)
-		}
-	}
-	if err != nil {
-		return res, asError(err)
-	}
+	best, total := sc.best, sc.total
 	slices.SortFunc(best, func(a, b FuzzyFindMatch) int {
 		if better(&a, &b) {
 			return -1

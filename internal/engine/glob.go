@@ -12,30 +12,19 @@ import (
 	"github.com/fscache/fscache/internal/walk"
 )
 
-// GlobOptions are the options of Glob (GlobOptions in pi-natives).
+// GlobOptions are Glob's options, documented field by field on the public
+// fscache.GlobOptions (capi's TestSchema* check both against
+// schema/options.json).
 type GlobOptions struct {
-	// Pattern is the glob to match relative paths against.
-	Pattern string
-	// Path is the directory to search, relative to the working directory
-	// or absolute.
-	Path string
-	// FileType keeps only entries of that kind (0: all). A symlink passes a
-	// File or Dir filter when its target is of that kind.
-	FileType FileType
-	// Recursive prefixes simple patterns with "**/" (default true).
-	Recursive *bool
-	// Hidden includes dot entries (default false).
-	Hidden bool
-	// MaxResults caps the result (nil: unlimited; 0: nothing, no scan).
-	MaxResults *int
-	// Gitignore honours ignore files (default true).
-	Gitignore *bool
-	// Cache uses the shared scan cache (default false).
-	Cache bool
-	// SortByMtime sorts by modification time, newest first, before the cap.
-	SortByMtime bool
-	// IncludeNodeModules includes node_modules (default: only when the
-	// pattern mentions node_modules).
+	Pattern            string
+	Path               string
+	FileType           FileType
+	Recursive          *bool
+	Hidden             bool
+	MaxResults         *int
+	Gitignore          *bool
+	Cache              bool
+	SortByMtime        bool
 	IncludeNodeModules *bool
 	Cancel
 }
@@ -44,10 +33,9 @@ type GlobOptions struct {
 // are present only with SortByMtime; Size only for regular files).
 type GlobMatch = walk.Entry
 
-// GlobResult is the result of Glob.
+// GlobResult is the result of Glob (see fscache.GlobResult).
 type GlobResult struct {
-	Matches []GlobMatch
-	// TotalMatches is len(Matches).
+	Matches      []GlobMatch
 	TotalMatches int
 }
 
@@ -66,6 +54,7 @@ type GlobResult struct {
 // matches are delivered after the walk, in path order, before the sort and
 // cap. An error from onMatch stops the call.
 func Glob(o GlobOptions, onMatch func(GlobMatch) error) (res GlobResult, err error) {
+	defer foreground()()
 	sel, err := GlobSelect(o, onMatch)
 	if err != nil {
 		return res, err
@@ -147,20 +136,18 @@ func GlobSelect(o GlobOptions, onMatch func(GlobMatch) error) (sel GlobSelection
 		}
 		return g.filter(entries)
 	}
-	snap, age, err := scan(key, o.Cache, tok, obs...)
+	type picked struct {
+		idx     []int32
+		retyped map[int32]FileType
+	}
+	snap, pick, hit, err := scanUse(key, o.Cache, tok, obs, func(s *scancache.Snapshot) (picked, bool, error) {
+		idx, retyped, err := filter(s.Entries)
+		return picked{idx, retyped}, len(idx) == 0, err
+	})
 	if err != nil {
 		return sel, asError(err)
 	}
-	idx, retyped, err := filter(snap.Entries)
-	if err == nil && len(idx) == 0 && recheck(o.Cache, age) {
-		age = 0
-		if snap, err = scanCache().Rescan(key, true, tok, obs...); err == nil {
-			idx, retyped, err = filter(snap.Entries)
-		}
-	}
-	if err != nil {
-		return sel, asError(err)
-	}
+	idx, retyped := pick.idx, pick.retyped
 	if o.SortByMtime {
 		es := snap.Entries
 		// Newest first; equal times keep path order (the index order).
@@ -174,7 +161,7 @@ func GlobSelect(o GlobOptions, onMatch func(GlobMatch) error) (sel GlobSelection
 			idx = idx[:*o.MaxResults]
 		}
 	}
-	return GlobSelection{Snapshot: snap, Hit: age > 0, Index: idx, Retyped: retyped}, nil
+	return GlobSelection{Snapshot: snap, Hit: hit, Index: idx, Retyped: retyped}, nil
 }
 
 func cmpDesc(a, b int64) int {

@@ -30,41 +30,26 @@ const (
 	ModeFilesWithMatches
 )
 
-// GrepOptions are the options of Grep (GrepOptions in pi-natives).
+// GrepOptions are Grep's options, documented field by field on the public
+// fscache.GrepOptions (capi's TestSchema* check both against
+// schema/options.json), but for Grouped.
 type GrepOptions struct {
-	// Pattern is a regular expression in Rust regex syntax.
-	Pattern string
-	// Path is a directory or a single file.
-	Path string
-	// Glob filters relative file paths (compiled like Glob's pattern).
-	Glob string
-	// Type filters by file type ("ts", "py", "rust", an extension, ...).
-	Type string
-	// IgnoreCase folds case (Unicode).
-	IgnoreCase bool
-	// Multiline turns on (?m); matches never span lines.
-	Multiline bool
-	// Hidden searches dot entries (default true).
-	Hidden *bool
-	// Gitignore honours ignore files (default true).
-	Gitignore *bool
-	// Cache takes the candidate files from the shared scan cache.
-	Cache bool
-	// MaxCount caps the reported matches (files in filesWithMatches mode).
-	MaxCount *int
-	// Offset skips that many matches (files in filesWithMatches mode).
-	Offset *int
-	// ContextBefore and ContextAfter, when either is set, replace Context
-	// (content mode only).
-	ContextBefore, ContextAfter, Context *int
-	// MaxColumns truncates longer lines (in bytes) with "...".
-	MaxColumns *int
-	// Mode is the output mode.
-	Mode GrepMode
-	// MaxCountPerFile, in content mode, keeps at most that many matches of
-	// each file (0 reads as 1), each file counted up to one past it, so one
-	// hot file cannot use the whole MaxCount (pi-natives 18.2). The count
-	// and filesWithMatches modes ignore it.
+	Pattern         string
+	Path            string
+	Glob            string
+	Type            string
+	IgnoreCase      bool
+	Multiline       bool
+	Hidden          *bool
+	Gitignore       *bool
+	Cache           bool
+	MaxCount        *int
+	Offset          *int
+	ContextBefore   *int
+	ContextAfter    *int
+	Context         *int
+	MaxColumns      *int
+	Mode            GrepMode
 	MaxCountPerFile *int
 	// Grouped (ours, for encoders) leaves a content-mode result's Matches
 	// empty and keeps its matches by file, read with EachMatch: a large
@@ -77,7 +62,7 @@ type GrepOptions struct {
 type ContextLine = search.ContextLine
 
 // GrepMatch is one matching line, or one file's entry in the count and
-// filesWithMatches modes (LineNumber 0, Line "").
+// filesWithMatches modes (see fscache.GrepMatch).
 type GrepMatch struct {
 	Path          string
 	LineNumber    int
@@ -85,20 +70,16 @@ type GrepMatch struct {
 	ContextBefore []ContextLine
 	ContextAfter  []ContextLine
 	Truncated     bool
-	// MatchCount is set in count mode only.
-	MatchCount *int
+	MatchCount    *int
 }
 
-// GrepResult is the result of Grep.
+// GrepResult is the result of Grep (see fscache.GrepResult).
 type GrepResult struct {
-	Matches []GrepMatch
-	// TotalMatches counts matches over all files (each file counted up to
-	// one past its cap), or files with a match in filesWithMatches mode.
+	Matches          []GrepMatch
 	TotalMatches     int
 	FilesWithMatches int
 	FilesSearched    int
-	// LimitReached is true when MaxCount stopped the output.
-	LimitReached bool
+	LimitReached     bool
 
 	groups []fileResult // the matches of a Grouped call, by file in order
 }
@@ -184,6 +165,7 @@ func (g *grepper) searchFailed(err error, display string) bool {
 // matching o.Pattern. onMatch, when not nil, receives every final match in
 // order before Grep returns; its error stops the call.
 func Grep(o GrepOptions, onMatch func(GrepMatch) error) (res GrepResult, err error) {
+	defer foreground()()
 	tok := o.Cancel.token()
 	if err := tok.Err(); err != nil {
 		return res, asError(err)
@@ -274,8 +256,10 @@ func deref(p *int) int {
 	return *p
 }
 
-// searchDir searches the directory root: while walking when the cache is
-// off, or over the cached scan's files.
+// searchDir searches the directory root. Its files come from a scan: the
+// cached one with Cache, else one of this call's own (which neither reads
+// nor fills the cache). Either way the files are searched after the scan,
+// by directory runs (searchAll).
 func (g *grepper) searchDir(abs string) error {
 	root := abs
 	if real, err := filepath.EvalSymlinks(abs); err == nil {
@@ -284,11 +268,15 @@ func (g *grepper) searchDir(abs string) error {
 	skipNM := g.o.Glob == "" || !strings.Contains(g.o.Glob, "node_modules")
 	key := scancache.Key{Root: root, Hidden: orTrue(g.o.Hidden), Gitignore: orTrue(g.o.Gitignore),
 		SkipNodeModules: skipNM}
+	if done, err := g.viaIndex(root, key); done {
+		return err // served by the content index (grep_index.go)
+	}
 	if !g.o.Cache {
 		// A scan (sorted, so one directory's files are adjacent), then
 		// the files searched by directory runs as for a cached scan:
-		// cheaper than searching each file by its absolute path as the
-		// walk finds it, though the two no longer overlap.
+		// cheaper than searching each file by its absolute path during
+		// the walk (what this did before), though the walk and the
+		// searches no longer overlap.
 		es, err := walk.Scan(key.Options(g.tok))
 		if err != nil {
 			return err
@@ -299,16 +287,10 @@ func (g *grepper) searchDir(abs string) error {
 		}
 		return g.searchAll(root, files)
 	}
-	snap, age, err := scanCache().Get(key, g.tok)
-	if err != nil {
-		return err
-	}
-	files, err := g.candidates(snap.Entries)
-	if err == nil && len(files) == 0 && recheck(true, age) {
-		if snap, err = scanCache().Rescan(key, true, g.tok); err == nil {
-			files, err = g.candidates(snap.Entries)
-		}
-	}
+	_, files, _, err := scanUse(key, true, g.tok, nil, func(s *scancache.Snapshot) ([]*walk.Entry, bool, error) {
+		files, err := g.candidates(s.Entries)
+		return files, len(files) == 0, err
+	})
 	if err != nil {
 		return err
 	}
@@ -326,8 +308,9 @@ func (g *grepper) candidate(e *walk.Entry) bool {
 	return g.types.match(e.Path[strings.LastIndexByte(e.Path, '/')+1:])
 }
 
-// candidates returns the scanned entries to search; they point into the
-// cached snapshot, which is never modified.
+// candidates returns the scanned entries to search; they point into
+// entries (a cached snapshot, which is never modified, or the call's own
+// scan).
 func (g *grepper) candidates(entries []walk.Entry) ([]*walk.Entry, error) {
 	var files []*walk.Entry
 	for i := range entries {
@@ -343,12 +326,12 @@ func (g *grepper) candidates(entries []walk.Entry) ([]*walk.Entry, error) {
 	return files, nil
 }
 
-// searchAll searches files with one worker per CPU. Files are opened by
-// their real bytes and reported by their displayed path, as in the walking
-// mode (the reference's cached mode opens the displayed path and so misses
-// files whose names are not UTF-8: docs/compat.md). Workers take runs of
-// files of one directory (the snapshot is sorted, so they are adjacent) and
-// open them relative to the directory.
+// searchAll searches files, cached or not, with numWorkers workers. Files
+// are opened by their real bytes and reported by their displayed path, in
+// both modes (the reference's cached mode opens the displayed path and so
+// misses files whose names are not UTF-8: docs/compat.md). Workers take
+// runs of files of one directory (a scan is sorted, so they are adjacent)
+// and open them relative to the directory.
 func (g *grepper) searchAll(root string, files []*walk.Entry) error {
 	runs := dirRuns(files)
 	workers := min(max(1, numWorkers()), len(runs))
@@ -439,9 +422,9 @@ func (g *grepper) searchRun(root string, files []*walk.Entry, dir string, buf []
 	return buf
 }
 
-// searchFile reads and searches one file; buf is a reusable read buffer,
-// returned (possibly grown) for the next file. Unreadable, special and
-// oversized files are skipped uncounted.
+// searchFile reads and searches one file (the path of a grep that names a
+// file); buf is a reusable read buffer, returned (possibly grown) for the
+// next file. Unreadable, special and oversized files are skipped uncounted.
 func (g *grepper) searchFile(abs, display string, buf []byte) []byte {
 	data, ok := readFile(abs, buf[:0])
 	return g.searchData(data, ok, display, buf)

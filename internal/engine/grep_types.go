@@ -98,7 +98,8 @@ func (f typeFilter) match(name string) bool {
 	return false
 }
 
-// numWorkers is the number of files a cached grep searches at once: one per
-// CPU, and at least 4 (as many as the walk's listers), since most of a
-// small file's time is spent in system calls.
+// numWorkers is the number of directory runs a grep of a directory
+// searches at once, cached or not: one per CPU, and at least 4 (as many as
+// the walk's listers), since most of a small file's time is spent in
+// system calls.
 func numWorkers() int { return max(4, runtime.GOMAXPROCS(0)) }

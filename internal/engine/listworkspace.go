@@ -14,51 +14,35 @@ import (
 	"github.com/fscache/fscache/internal/walk"
 )
 
-// ListWorkspaceOptions are the options of ListWorkspace
-// (ListWorkspaceOptions in pi-natives 18.2).
+// ListWorkspaceOptions are ListWorkspace's options, documented field by
+// field on the public fscache.ListWorkspaceOptions (capi's TestSchema*
+// check both against schema/options.json).
 type ListWorkspaceOptions struct {
-	// Path is the directory to list, relative to the working directory or
-	// absolute.
-	Path string
-	// MaxDepth is the deepest level of the entries returned; the root's
-	// children are depth 1, 0 returns no entry.
-	MaxDepth uint32
-	// Hidden includes dot entries (default false).
-	Hidden bool
-	// Gitignore honours ignore files (default true).
-	Gitignore *bool
-	// CollectAgentsMd also lists the AGENTS.md files of the directories at
-	// depth 1..AgentsMdMaxDepth, even those an ignore rule names (never in
-	// pruned directories), walking deeper than MaxDepth to find them.
+	Path            string
+	MaxDepth        uint32
+	Hidden          bool
+	Gitignore       *bool
 	CollectAgentsMd bool
 	Cancel
 }
 
 // WorkspaceEntry is one entry of ListWorkspace: a GlobMatch whose mtime
-// keeps its sub-millisecond part, as 18.2's does.
+// keeps its sub-millisecond part, as 18.2's does (see
+// fscache.WorkspaceEntry).
 type WorkspaceEntry struct {
-	// Path is relative to the root, '/'-separated.
-	Path string
-	// Type is the entry's own kind (links are not followed).
-	Type FileType
-	// Mtime is the modification time (lstat) in ms since the epoch, with a
-	// fractional part; an AGENTS.md file found by CollectAgentsMd has whole
-	// milliseconds, as in the reference.
+	Path  string
+	Type  FileType
 	Mtime float64
-	// Size is the size of a regular file, -1 for other kinds.
-	Size int64
+	Size  int64
 }
 
-// ListWorkspaceResult is the result of ListWorkspace.
+// ListWorkspaceResult is the result of ListWorkspace (see
+// fscache.ListWorkspaceResult): AgentsMdFiles has at most AgentsMdCap
+// paths, of directories at depth 1..AgentsMdMaxDepth, and is never nil.
 type ListWorkspaceResult struct {
-	// Entries are those within MaxDepth, sorted by path (byte order).
-	Entries []WorkspaceEntry
-	// AgentsMdFiles are the relative paths of the AGENTS.md files of the
-	// directories at depth 1..AgentsMdMaxDepth, sorted, at most
-	// AgentsMdCap; never nil.
+	Entries       []WorkspaceEntry
 	AgentsMdFiles []string
-	// Truncated reports that AgentsMdFiles was capped.
-	Truncated bool
+	Truncated     bool
 }
 
 // The limits of CollectAgentsMd, the reference's.
@@ -74,6 +58,7 @@ const (
 // pruned, links not followed). Unlike the other operations its errors read
 // like pi-natives 18.2's ("Native directory scan failed for <path>: ...").
 func ListWorkspace(o ListWorkspaceOptions) (res ListWorkspaceResult, err error) {
+	defer foreground()()
 	res.AgentsMdFiles = []string{}
 	// The root is checked before the cancellation, as 18.2.3 does.
 	tok := o.Cancel.token()

@@ -226,13 +226,30 @@ func BenchmarkMatch(b *testing.B) {
 	}
 }
 
+// BenchmarkMatchShapes matches common pattern shapes (a literal suffix, a
+// brace of extensions, a path with "**", a base name with a wildcard
+// inside, a class) against a mix of paths, as glob() does for every entry
+// of a scan.
+func BenchmarkMatchShapes(b *testing.B) {
+	paths := []string{"src/net/http/server.go", "src/net/http/testdata/file", "README.md", "a/b/c/d/e/f/g.go",
+		"packages/app/src/components/Button.tsx", "packages/app/src/index.ts", "docs/guide/intro.md", "x/test_util.py"}
+	for _, p := range []string{"*.go", "*.{ts,tsx}", "src/**/*.go", "test_*.py", "*.[ch]", "**/testdata/**", "{src,docs}/**/*.md"} {
+		m, err := Compile(Normalize(p, true))
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(p, func(b *testing.B) {
+			for i := 0; b.Loop(); i++ {
+				m.Match(paths[i%len(paths)])
+			}
+		})
+	}
+}
+
 // TestBytewise pins globset's byte semantics of '?' and classes on non-ASCII
 // names, as the reference answers (recorded by the conformance suite).
 func TestBytewise(t *testing.T) {
-	for _, c := range []struct {
-		pattern, path string
-		want          bool
-	}{
+	checkMatches(t, []matchCase{
 		{"?.txt", "ä.txt", false},
 		{"??.txt", "ä.txt", true},
 		{"[ä].txt", "ä.txt", false},
@@ -247,7 +264,20 @@ func TestBytewise(t *testing.T) {
 		{"src/**/", "src", false},
 		{"src/", "src", false},
 		{"**/", "src", true},
-	} {
+	})
+}
+
+// matchCase is a compiled pattern, a path and whether it matches.
+type matchCase struct {
+	pattern, path string
+	want          bool
+}
+
+// checkMatches compiles each case's pattern (as given, not normalised) and
+// checks its answer for the path.
+func checkMatches(t *testing.T, cases []matchCase) {
+	t.Helper()
+	for _, c := range cases {
 		m, err := Compile(c.pattern)
 		if err != nil {
 			t.Fatal(err)

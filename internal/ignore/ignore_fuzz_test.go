@@ -71,7 +71,7 @@ func TestHostileIgnoreLines(t *testing.T) {
 		name, rules, path string
 		want              Match
 	}{
-		{"40 kB of *a (skipped: over maxProgInsts)", strings.Repeat("*a", 20000), "x/" + strings.Repeat("a", 255), None},
+		{"40 kB of *a (skipped: over glob.MaxIgnoreStates)", strings.Repeat("*a", 20000), "x/" + strings.Repeat("a", 255), None},
 		{"300 *a (compiled)", strings.Repeat("*a", 300), "x/" + strings.Repeat("a", 255), None},
 		{"100 *a", strings.Repeat("*a", 100), "x/" + strings.Repeat("a", 200), Ignore},
 		{"100 kB literal line", strings.Repeat("b", 100000), "b", None},

@@ -5,35 +5,23 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/fscache/fscache/internal/glob"
 )
 
-type ruleKind uint8
-
-const (
-	kAll        ruleKind = iota // matches every entry
-	kBaseLit                    // basename == lit
-	kBaseExt                    // basename ends with lit, lit = ".ext" without another '.'
-	kBasePrefix                 // basename starts with lit
-	kBaseSuffix                 // basename ends with lit
-	kBaseProg                   // basename matches prog
-	kPathLit                    // relative path == lit
-	kPathProg                   // relative path matches prog
-)
-
-// rule is one compiled pattern of an ignore file. A line whose pattern
-// has small alternations or classes may be expanded into several rules
-// sharing its line number.
+// rule is one compiled pattern of an ignore file: a part of the line's
+// glob (glob.CompileParts; a line whose pattern has small alternations or
+// classes may give several rules sharing its line number).
 type rule struct {
+	glob.Part
 	line      int32 // index of the source line among the file's patterns
-	kind      ruleKind
 	whitelist bool
 	dirOnly   bool
-	lit       string
-	prefix    string // literal every match starts with (kBaseProg, kPathProg)
-	suffix    string // literal every match ends with (kBaseProg, kPathProg)
-	inner     string // literal every match contains (kBaseProg)
-	prog      *prog
 }
+
+// gitignoreSyntax is the glob syntax of gitignore lines: an unclosed class
+// is literal, and a line too large to match in bounded time is skipped.
+var gitignoreSyntax = glob.Syntax{UnclosedClassLiteral: true, MaxStates: glob.MaxIgnoreStates}
 
 // best holds the highest line of the rules of a lookup group, for rules
 // that match anything (any) and for directory-only rules (dir); -1 when
@@ -45,8 +33,8 @@ type best struct{ any, dir int32 }
 type ruleFile struct {
 	dir     string          // directory the patterns are relative to ("" is "/")
 	white   []bool          // per line: whether it is a whitelist (negated) pattern
-	lits    map[string]best // kBaseLit rules by literal
-	exts    map[string]best // kBaseExt rules by extension (with the dot)
+	lits    map[string]best // BaseLit rules by literal
+	exts    map[string]best // BaseExt rules by extension (with the dot)
 	litLens uint64          // bit min(len, 63) set for every key of lits
 	extLens uint64          // same for exts
 	others  []rule          // all other rules, by ascending line
@@ -99,13 +87,13 @@ func parseRuleFile(dir string, data []byte) *ruleFile {
 
 func (f *ruleFile) add(r rule) {
 	var m *map[string]best
-	switch r.kind {
-	case kBaseLit:
+	switch r.Kind {
+	case glob.BaseLit:
 		m = &f.lits
-		f.litLens |= lenBit(len(r.lit))
-	case kBaseExt:
+		f.litLens |= lenBit(len(r.Lit))
+	case glob.BaseExt:
 		m = &f.exts
-		f.extLens |= lenBit(len(r.lit))
+		f.extLens |= lenBit(len(r.Lit))
 	default:
 		f.others = append(f.others, r)
 		return
@@ -113,7 +101,7 @@ func (f *ruleFile) add(r rule) {
 	if *m == nil {
 		*m = make(map[string]best)
 	}
-	b, ok := (*m)[r.lit]
+	b, ok := (*m)[r.Lit]
 	if !ok {
 		b = best{-1, -1}
 	}
@@ -122,7 +110,7 @@ func (f *ruleFile) add(r rule) {
 	} else {
 		b.any = r.line
 	}
-	(*m)[r.lit] = b
+	(*m)[r.Lit] = b
 }
 
 // parseLine compiles one line of an ignore file into one or more rules
@@ -165,264 +153,16 @@ func parseLine(line string) (rules []rule, white, ok bool) {
 	if strings.HasSuffix(actual, "/**") {
 		actual += "/*"
 	}
-	toks, err := parseGlob(actual)
+	parts, err := glob.CompileParts(actual, gitignoreSyntax)
 	if err != nil {
-		return nil, false, false
+		return nil, false, false // does not parse, or too large (glob.ErrTooLarge)
 	}
-	variants := expand(toks)
-	if variants == nil {
-		variants = [][]token{toks}
-	}
-	for _, v := range variants {
+	for _, pt := range parts {
 		rv := r
-		classify(&rv, v)
-		if (rv.kind == kBaseProg || rv.kind == kPathProg) && rv.prog == nil {
-			return nil, false, false // too large to match in bounded time
-		}
+		rv.Part = pt
 		rules = append(rules, rv)
 	}
 	return rules, r.whitelist, true
-}
-
-// maxVariants bounds the expansion of alternations and classes.
-const maxVariants = 16
-
-// expand rewrites a pattern with alternations and small ASCII classes into
-// the equivalent list of patterns without them, so that for example
-// `*.{js,ts}` or `*.py[cod]` become plain extension rules. It returns nil
-// when there is nothing to expand or the expansion would be too large.
-func expand(toks []token) [][]token {
-	has := false
-	for i := range toks {
-		if toks[i].kind == tAlt || toks[i].kind == tClass {
-			has = true
-		}
-	}
-	if !has {
-		return nil
-	}
-	out, ok := expandSeq(toks)
-	if !ok {
-		return nil
-	}
-	for _, v := range out {
-		// A lone "**" means "everything" only as a whole glob.
-		if len(v) == 1 && v[0].kind == tRecPrefix {
-			return nil
-		}
-	}
-	return out
-}
-
-func expandSeq(toks []token) ([][]token, bool) {
-	out := [][]token{nil}
-	for i := range toks {
-		t := &toks[i]
-		var alts [][]token
-		switch t.kind {
-		case tAlt:
-			for _, br := range t.alts {
-				if len(br) == 0 {
-					continue // empty branches are dropped by globset
-				}
-				sub, ok := expandSeq(br)
-				if !ok {
-					return nil, false
-				}
-				alts = append(alts, sub...)
-			}
-			if len(alts) == 0 {
-				continue // an alternation of empty branches matches ""
-			}
-		case tClass:
-			set := classSet(t)
-			for c := 0; c < 256; c++ {
-				if set.has(byte(c)) {
-					if c >= utf8.RuneSelf || len(alts) == maxVariants {
-						return nil, false
-					}
-					alts = append(alts, []token{{kind: tLit, ch: rune(c)}})
-				}
-			}
-		default:
-			for j := range out {
-				out[j] = append(out[j], *t)
-			}
-			continue
-		}
-		if len(out)*len(alts) > maxVariants {
-			return nil, false
-		}
-		next := make([][]token, 0, len(out)*len(alts))
-		for _, o := range out {
-			for _, a := range alts {
-				v := make([]token, 0, len(o)+len(a))
-				next = append(next, append(append(v, o...), a...))
-			}
-		}
-		out = next
-	}
-	return out, true
-}
-
-// classify picks the cheapest exact matching strategy for toks.
-func classify(r *rule, toks []token) {
-	if len(toks) == 1 && toks[0].kind == tRecPrefix {
-		r.kind = kAll // "**" is special-cased to ".*" by globset
-		return
-	}
-	if len(toks) > 0 && toks[0].kind == tRecPrefix {
-		rest := toks[1:]
-		baseOnly := true
-		for i := range rest {
-			if canMatchSlash(&rest[i]) {
-				baseOnly = false
-				break
-			}
-		}
-		if baseOnly {
-			// (?:/?|.*/)X with X unable to match '/' matches exactly the
-			// paths whose basename matches X.
-			if lit, ok := literalOf(rest); ok {
-				r.kind, r.lit = kBaseLit, lit
-				return
-			}
-			if len(rest) == 1 && rest[0].kind == tStar {
-				r.kind = kAll
-				return
-			}
-			if rest[0].kind == tStar {
-				if lit, ok := literalOf(rest[1:]); ok && lit != "" {
-					if lit[0] == '.' && !strings.Contains(lit[1:], ".") {
-						r.kind = kBaseExt
-					} else {
-						r.kind = kBaseSuffix
-					}
-					r.lit = lit
-					return
-				}
-			}
-			if rest[len(rest)-1].kind == tStar {
-				if lit, ok := literalOf(rest[:len(rest)-1]); ok && lit != "" {
-					r.kind, r.lit = kBasePrefix, lit
-					return
-				}
-			}
-			r.kind, r.prog = kBaseProg, compileProg(rest)
-			r.prefix, r.suffix = literalEnds(rest)
-			r.inner = longestLiteral(rest)
-			return
-		}
-	}
-	if lit, ok := literalOf(toks); ok {
-		r.kind, r.lit = kPathLit, lit
-		return
-	}
-	r.kind, r.prog = kPathProg, compileProg(toks)
-	r.prefix, r.suffix = literalEnds(toks)
-}
-
-// literalEnds returns the literal runs at the start and at the end of toks.
-func literalEnds(toks []token) (prefix, suffix string) {
-	i := 0
-	for i < len(toks) && toks[i].kind == tLit {
-		i++
-	}
-	prefix, _ = literalOf(toks[:i])
-	j := len(toks)
-	for j > i && toks[j-1].kind == tLit {
-		j--
-	}
-	suffix, _ = literalOf(toks[j:])
-	return prefix, suffix
-}
-
-// longestLiteral returns the longest run of literal tokens in toks.
-func longestLiteral(toks []token) string {
-	bestLit := ""
-	for i := 0; i < len(toks); {
-		j := i
-		for j < len(toks) && toks[j].kind == tLit {
-			j++
-		}
-		if j > i {
-			if lit, _ := literalOf(toks[i:j]); len(lit) > len(bestLit) {
-				bestLit = lit
-			}
-			i = j
-		} else {
-			i++
-		}
-	}
-	return bestLit
-}
-
-// A candidate path is name when slash is false, else rel + "/" + name.
-
-func candLen(rel string, slash bool, name string) int {
-	if !slash {
-		return len(name)
-	}
-	return len(rel) + 1 + len(name)
-}
-
-func candHasPrefix(rel string, slash bool, name, pre string) bool {
-	if !slash {
-		return strings.HasPrefix(name, pre)
-	}
-	if len(pre) <= len(rel) {
-		return strings.HasPrefix(rel, pre)
-	}
-	if pre[:len(rel)] != rel || pre[len(rel)] != '/' {
-		return false
-	}
-	return strings.HasPrefix(name, pre[len(rel)+1:])
-}
-
-func candHasSuffix(rel string, slash bool, name, suf string) bool {
-	if len(suf) <= len(name) {
-		return strings.HasSuffix(name, suf)
-	}
-	if !slash {
-		return false
-	}
-	k := len(suf) - len(name)
-	if suf[k:] != name || suf[k-1] != '/' {
-		return false
-	}
-	return strings.HasSuffix(rel, suf[:k-1])
-}
-
-// matches reports whether the rule's pattern matches the candidate (the
-// directory-only flag is the caller's business).
-func (r *rule) matches(rel string, slash bool, name string) bool {
-	switch r.kind {
-	case kAll:
-		return true
-	case kBaseLit:
-		return name == r.lit
-	case kBaseExt, kBaseSuffix:
-		return strings.HasSuffix(name, r.lit)
-	case kBasePrefix:
-		return strings.HasPrefix(name, r.lit)
-	case kBaseProg:
-		if !strings.HasPrefix(name, r.prefix) || !strings.HasSuffix(name, r.suffix) ||
-			!strings.Contains(name, r.inner) {
-			return false
-		}
-		return r.prog.matchParts(name)
-	case kPathLit:
-		return candLen(rel, slash, name) == len(r.lit) && candHasPrefix(rel, slash, name, r.lit)
-	case kPathProg:
-		if !candHasSuffix(rel, slash, name, r.suffix) || !candHasPrefix(rel, slash, name, r.prefix) {
-			return false
-		}
-		if !slash {
-			return r.prog.matchParts(name)
-		}
-		return r.prog.matchParts(rel, "/", name)
-	}
-	return false
 }
 
 // match returns the verdict of the last rule of f matching the candidate.
@@ -456,7 +196,7 @@ func (f *ruleFile) match(rel string, slash bool, name string, isDir bool) Match 
 		if r.dirOnly && !isDir {
 			continue
 		}
-		if r.matches(rel, slash, name) {
+		if r.Match(rel, slash, name) {
 			hi = r.line
 			break
 		}

@@ -45,31 +45,24 @@ func isDir(es []walk.Entry, rel string) bool {
 	return i >= 0 && es[i].Type == walk.Dir
 }
 
-// refreshHooks are what a refresh reports to its watcher.
-type refreshHooks struct {
-	onDir   func(abs string) error // before a directory is read
-	onLink  func(rel string)       // a kept symbolic link
-	observe Observer               // every entry read, as the walk finds it (Get's obs)
-}
-
-// refresh recomputes the entries under the directory rel of es for key k.
+// refresh recomputes the entries under the directory rel of es for key k,
+// reporting to the hooks h as it reads.
 // When deep is false, subdirectories that es already has are kept as they
 // are (not read again) unless descend names them; when true, the whole
 // subtree is read. It returns the new entries (es is not modified) and the
 // number of entries read.
-func refresh(k Key, es []walk.Entry, rel string, deep bool, descend map[string]bool, h refreshHooks, tok *cancel.Token) ([]walk.Entry, int, error) {
+func refresh(k Key, es []walk.Entry, rel string, deep bool, descend map[string]bool, h walk.Hooks, tok *cancel.Token) ([]walk.Entry, int, error) {
+	o := k.Options(tok)
+	o.Hooks = h
 	if rel == "" && deep {
-		// The whole tree: walk.Scan, which sorts as it goes, with the
-		// same hooks.
-		o := k.Options(tok)
-		o.OnDir, o.OnLink, o.Observe = h.onDir, h.onLink, h.observe
+		// The whole tree: walk.Scan, which sorts as it goes.
 		out, err := walk.Scan(o)
 		if err != nil {
 			return nil, 0, err
 		}
 		return out, len(out), nil
 	}
-	sub := walk.Sub{Rel: rel, OnDir: h.onDir, OnLink: h.onLink}
+	sub := walk.Sub{Rel: rel}
 	// whole reports whether the directory c is read again with its whole
 	// subtree: c or one of its ancestors below rel is in descend. WalkSub
 	// asks Descend about every directory at every depth, so a directory
@@ -88,12 +81,7 @@ func refresh(k Key, es []walk.Entry, rel string, deep bool, descend map[string]b
 	}
 	var mu sync.Mutex
 	var got []walk.Entry
-	err := walk.WalkSub(k.Options(tok), sub, func(e walk.Entry) error {
-		if h.observe != nil {
-			if err := h.observe(e); err != nil {
-				return err
-			}
-		}
+	err := walk.WalkSub(o, sub, func(e walk.Entry) error {
 		mu.Lock()
 		got = append(got, e)
 		mu.Unlock()

@@ -35,7 +35,7 @@ func TestRefreshWalksMarkedSubtreesWhole(t *testing.T) {
 			{"a", map[string]bool{"a/e": true}},
 			{"", map[string]bool{"a": true}},
 		} {
-			got, _, err := refresh(k, es, c.rel, false, c.descend, refreshHooks{}, nil)
+			got, _, err := refresh(k, es, c.rel, false, c.descend, walk.Hooks{}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}

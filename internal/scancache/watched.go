@@ -43,6 +43,9 @@ type rootWatch struct {
 	// drained while a partition is being walked are replayed on it once
 	// it is stored.
 	fills map[*fillLog]struct{}
+	// listeners receive the root's events (listen.go).
+	listeners map[Listener]struct{}
+	why       string // why it closed, for the listeners
 }
 
 type fillLog struct{ events []watch.Event }
@@ -181,6 +184,7 @@ func (c *Cache) dropRoot(rw *rootWatch, reason string, sticky bool) {
 			delete(c.entries, k)
 		}
 	}
+	rw.why = reason
 	c.closeRoot(rw)
 }
 
@@ -190,6 +194,7 @@ func (c *Cache) closeRoot(rw *rootWatch) {
 		return
 	}
 	rw.closed = true
+	c.lostRoot(rw)
 	// Closing a descriptor with thousands of watches makes the kernel tear
 	// each one down: off the caller's path and out of the lock. The
 	// goroutine ends with the close; rw.closed keeps everyone else away.
@@ -237,6 +242,9 @@ func (c *Cache) syncRoot(rw *rootWatch) {
 		}
 	}
 	c.st.eventsApplied += int64(len(events))
+	for l := range rw.listeners {
+		l.Events(rw.root, events)
+	}
 	for l := range rw.fills {
 		l.events = append(l.events, events...)
 	}
@@ -462,21 +470,21 @@ func (c *Cache) refreshDirs(k Key, e *entry, dirs []string, deep map[string]bool
 }
 
 // hooks returns what a walk of partition k reports to rw (nil: none).
-func (c *Cache) hooks(k Key, rw *rootWatch, linked *atomic.Bool) refreshHooks {
-	var h refreshHooks
+func (c *Cache) hooks(k Key, rw *rootWatch, linked *atomic.Bool) walk.Hooks {
+	var h walk.Hooks
 	if k.FollowLinks {
-		h.onLink = func(string) { linked.Store(true) }
+		h.OnLink = func(string) { linked.Store(true) }
 	}
 	if rw == nil {
 		return h
 	}
 	w := rw.w
-	h.onDir = func(abs string) error {
+	h.OnDir = func(abs string) error {
 		if err := w.Add(abs); errors.Is(err, watch.ErrLimit) {
 			return err
 		}
 		// Other failures (the directory vanished, or is a followed link)
-		// are told by the parent's events or by onLink.
+		// are told by the parent's events or by OnLink.
 		if k.Gitignore {
 			if err := w.Add(abs + "/.git/info"); errors.Is(err, watch.ErrLimit) {
 				return err
@@ -511,12 +519,12 @@ func (c *Cache) fill(k Key, tok *cancel.Token, obs []Observer) (*Snapshot, error
 	var linked, limited atomic.Bool
 	h := c.hooks(k, rw, &linked)
 	if len(obs) > 0 {
-		h.observe = obs[0]
+		h.Observe = obs[0]
 	}
 	// Past the watch limit the walk goes on unwatched: its result is a
 	// correct scan, served by TTL.
-	add := h.onDir
-	h.onDir = func(abs string) error {
+	add := h.OnDir
+	h.OnDir = func(abs string) error {
 		if !limited.Load() && errors.Is(add(abs), watch.ErrLimit) {
 			limited.Store(true)
 		}
@@ -529,7 +537,7 @@ func (c *Cache) fill(k Key, tok *cancel.Token, obs []Observer) (*Snapshot, error
 			if d == "" {
 				d = "/"
 			}
-			err = h.onDir(d)
+			err = h.OnDir(d)
 			if d == "/" {
 				break
 			}

@@ -59,7 +59,7 @@
 // scanned for the rarest of them with memchr on their rarest byte (byte
 // frequencies in substr.go) and only the lines holding one run the DFA; other
 // required strings are checked on the line first. A pattern that is a small
-// set of strings never runs the automaton (Matcher.IsLiteral). When
+// set of strings never runs the automaton (lineMode modePure). When
 // candidates turn out too dense the search switches to the DFA alone.
 //
 // # Known differences from the reference

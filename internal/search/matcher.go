@@ -1,7 +1,6 @@
 package search
 
 import (
-	"bytes"
 	"strings"
 	"sync"
 )
@@ -318,23 +317,9 @@ func nullable(h *hir) bool {
 	return false
 }
 
-// IsLiteral reports whether lines are matched by substring search alone,
-// without running the automaton.
-func (m *Matcher) IsLiteral() bool { return m.lineMode == modePure }
-
-// IsBinary reports whether data holds a NUL byte, which makes the
-// reference skip a file's content and count matches.
-func IsBinary(data []byte) bool { return bytes.IndexByte(data, 0) >= 0 }
-
-// HasMatch reports whether data contains a match of the pattern anywhere,
-// looking at the raw bytes (matches may span lines here, as in the
-// reference's filesWithMatches mode).
-func (m *Matcher) HasMatch(data []byte) bool {
-	ok, _ := m.HasMatchCancel(data, nil)
-	return ok
-}
-
-// HasMatchCancel is HasMatch with the cancel function of Search. Only a
+// HasMatchCancel reports whether data contains a match of the pattern
+// anywhere, looking at the raw bytes (matches may span lines here, as in
+// the reference's filesWithMatches mode). cancel is as in Search. Only a
 // pattern on the backtracking engine can fail (a *BudgetError, or the
 // error of cancel); it looks at the data line by line.
 func (m *Matcher) HasMatchCancel(data []byte, cancel func() error) (bool, error) {

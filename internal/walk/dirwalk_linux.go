@@ -283,11 +283,25 @@ func direntName(b []byte) []byte {
 
 // direntType maps a dirent's d_type to a file mode type, reading it with
 // lstat relative to the directory fd when the file system does not say
-// (DT_UNKNOWN); ok is false when the entry is gone.
+// (DT_UNKNOWN, or a value it does not know); ok is false when the entry is
+// gone.
 func direntType(t uint8, fd int, name []byte) (fs.FileMode, bool) {
 	switch t {
-	case syscall.DT_REG:
-		return 0, true
+	case syscall.DT_REG, syscall.DT_DIR, syscall.DT_LNK, syscall.DT_FIFO, syscall.DT_SOCK, syscall.DT_CHR, syscall.DT_BLK:
+	default:
+		var st unix.Stat_t
+		for {
+			err := unix.Fstatat(fd, string(name), &st, unix.AT_SYMLINK_NOFOLLOW)
+			if err == nil {
+				break
+			}
+			if err != syscall.EINTR {
+				return 0, false
+			}
+		}
+		t = uint8(st.Mode & syscall.S_IFMT >> 12) // IFTODT: d_type is the file type bits
+	}
+	switch t {
 	case syscall.DT_DIR:
 		return fs.ModeDir, true
 	case syscall.DT_LNK:
@@ -299,30 +313,6 @@ func direntType(t uint8, fd int, name []byte) (fs.FileMode, bool) {
 	case syscall.DT_CHR:
 		return fs.ModeDevice | fs.ModeCharDevice, true
 	case syscall.DT_BLK:
-		return fs.ModeDevice, true
-	}
-	var st unix.Stat_t
-	for {
-		err := unix.Fstatat(fd, string(name), &st, unix.AT_SYMLINK_NOFOLLOW)
-		if err == nil {
-			break
-		}
-		if err != syscall.EINTR {
-			return 0, false
-		}
-	}
-	switch st.Mode & syscall.S_IFMT {
-	case syscall.S_IFDIR:
-		return fs.ModeDir, true
-	case syscall.S_IFLNK:
-		return fs.ModeSymlink, true
-	case syscall.S_IFIFO:
-		return fs.ModeNamedPipe, true
-	case syscall.S_IFSOCK:
-		return fs.ModeSocket, true
-	case syscall.S_IFCHR:
-		return fs.ModeDevice | fs.ModeCharDevice, true
-	case syscall.S_IFBLK:
 		return fs.ModeDevice, true
 	}
 	return 0, true

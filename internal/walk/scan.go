@@ -44,13 +44,12 @@ import (
 // What finishing needs of the name is computed while fastwalk's strings are
 // still in the cache.
 type fileEnt struct {
-	path   string // as fastwalk reports it
-	pre    uint64 // prefix8 of the name
-	nameAt int32  // offset of the name in path
-	kind   FileType
-	link   bool // whether it was listed as a symbolic link
-	utf8   bool // whether the name is valid UTF-8
-	hidden bool // whether the name starts with '.'
+	path   string   // as fastwalk reports it
+	pre    uint64   // prefix8 of the name
+	nameAt int32    // offset of the name in path
+	kind   FileType // 0 for a followed link to a special file (kept for OnLink)
+	link   bool     // whether it was listed as a symbolic link
+	utf8   bool     // whether the name is valid UTF-8
 	// det is the full detail read during the walk (Observe with Full).
 	det detail
 }
@@ -255,62 +254,60 @@ func (s *scanner) visit(path string, de fs.DirEntry, err error) error {
 }
 
 // entryIn decides about the entry name of p, found while p is being listed
-// (path is its full path, typ its type as listed): it records a file,
-// drops the entry, or records a node for a kept directory or followed link
-// to one, which it returns for the walk to list. A directory (or link) not
-// to be listed gives fastwalk.SkipDir; any other error stops the walk.
+// (path is its full path, typ its type as listed), through classify: it
+// drops the entry, records a non-directory (whose ignore verdict waits for
+// finishNode, unless Observe needs it now), or records a node for a kept
+// directory or followed link to one, which it returns for the walk to
+// list. A directory (or link) not to be listed gives fastwalk.SkipDir; any
+// other error stops the walk.
 func (s *scanner) entryIn(p *dirNode, path, name string, typ fs.FileMode) (*dirNode, error) {
-	mark := ignore.MarkOf(name)
-	if typ.IsDir() {
+	if mark := ignore.MarkOf(name); typ.IsDir() {
 		if mark != 0 {
 			p.dirMarks.Or(uint32(mark))
 		}
-		if s.prunedByName(name) {
-			return nil, fastwalk.SkipDir
-		}
-		return s.dir(p, path, name, nil)
+	} else {
+		p.fileMarks |= mark // p is being listed by this worker
 	}
-	// A file, link or special file, met while p is being listed.
-	p.fileMarks |= mark
-	if s.prunedByName(name) {
-		if typ&fs.ModeSymlink != 0 && s.o.FollowLinks {
-			return nil, fastwalk.SkipDir // not a followed link's subtree either
-		}
-		return nil, nil
-	}
-	kind := kindOf(typ)
-	if typ&fs.ModeSymlink != 0 && s.o.FollowLinks {
-		var target fs.FileInfo
-		if kind, target = followedKind(path); target != nil {
-			if p.onWalkPath(target) {
-				return nil, nil // a loop: dropped entirely, as walkdir does
-			}
-			return s.dir(p, path, name, target) // SkipDir is permitted on links
-		}
-	}
-	if kind == 0 {
+	l, f := s.classify(path, name, typ, p.onWalkPath)
+	switch {
+	case f != admitted:
+		return nil, skipUnless(f == pruned)
+	case l.dir:
+		return s.dir(p, path, name, l.target) // SkipDir is permitted on links
+	case l.kind == 0 && !l.link:
 		return nil, nil // sockets, FIFOs, devices
 	}
+	// A file or link (a followed link to a special file is recorded for
+	// OnLink only, with kind 0).
 	if p.files == nil {
 		p.files = make([]fileEnt, 0, 16)
 	}
-	f := fileEnt{
+	fe := fileEnt{
 		path:   path,
 		pre:    prefix8(name),
 		nameAt: int32(len(path) - len(name)),
-		kind:   kind,
-		link:   typ&fs.ModeSymlink != 0,
+		kind:   l.kind,
+		link:   l.link,
 		utf8:   utf8.ValidString(name),
-		hidden: name[0] == '.',
 		det:    detail{-1, -1},
 	}
 	if s.o.Observe != nil {
-		if err := s.observeFile(p, &f, name); err != nil {
+		if err := s.observeFile(p, &fe, name); err != nil {
 			return nil, err
 		}
 	}
-	p.files = append(p.files, f)
+	p.files = append(p.files, fe)
 	return nil, nil
+}
+
+// rulesOf returns the ignore state of n for a decision made while n may
+// still be being listed (probing for every ignore file); nil when ignore
+// files are not honoured.
+func (s *scanner) rulesOf(n *dirNode) *ignore.Dir {
+	if s.rootRules == nil {
+		return nil
+	}
+	return n.rules(ignore.MarkAll)
 }
 
 // observeFile decides, during the walk, whether the file f named name in p
@@ -319,19 +316,11 @@ func (s *scanner) entryIn(p *dirNode, path, name string, typ fs.FileMode) (*dirN
 // p's ignore state while p is being listed (probing for every ignore file),
 // which the plain scan avoids.
 func (s *scanner) observeFile(p *dirNode, f *fileEnt, name string) error {
-	verdict := ignore.None
-	if s.rootRules != nil {
-		verdict = p.rules(ignore.MarkAll).Match(name, false)
-	}
-	if verdict == ignore.Ignore || (f.hidden && !s.o.Hidden && verdict != ignore.Whitelist) {
+	if f.kind == 0 || !s.keeps(s.rulesOf(p), name, false) {
 		return nil
 	}
-	e := Entry{Type: f.kind, Mtime: -1, Size: -1}
-	e.Path, e.RawPath = names(f.path[s.start:])
-	if s.o.Full {
-		f.det.mtime, f.det.size = lstatPath(f.path)
-		e.Mtime, e.Size = f.det.mtime, f.det.size
-	}
+	e := s.newEntry(f.path, f.kind)
+	f.det = detail{e.Mtime, e.Size}
 	return s.observe(e)
 }
 
@@ -339,12 +328,7 @@ func (s *scanner) observeFile(p *dirNode, f *fileEnt, name string) error {
 // being the directory's identity) path, named name, in p: it prunes it
 // (fastwalk.SkipDir) or records a node for it and returns the node.
 func (s *scanner) dir(p *dirNode, path, name string, target fs.FileInfo) (*dirNode, error) {
-	verdict := ignore.None
-	if s.rootRules != nil {
-		// p may still be being listed: probe for every ignore file.
-		verdict = p.rules(ignore.MarkAll).Match(name, true)
-	}
-	if s.dropped(name, verdict) {
+	if !s.keeps(s.rulesOf(p), name, true) {
 		return nil, fastwalk.SkipDir
 	}
 	n := s.addNode(p, path, name, target)
@@ -359,12 +343,8 @@ func (s *scanner) dir(p *dirNode, path, name string, target fs.FileInfo) (*dirNo
 	if s.o.Observe == nil {
 		return n, nil
 	}
-	e := Entry{Type: Dir, Mtime: -1, Size: -1}
-	e.Path, e.RawPath = names(path[s.start:])
-	if s.o.Full {
-		n.own.mtime, n.own.size = lstatPath(path)
-		e.Mtime, e.Size = n.own.mtime, n.own.size
-	}
+	e := s.newEntry(path, Dir)
+	n.own = detail{e.Mtime, e.Size}
 	return n, s.observe(e)
 }
 
@@ -500,15 +480,14 @@ func (s *scanner) finishNode(n *dirNode) {
 	}
 	for i := range n.files {
 		f := &n.files[i]
-		verdict := ignore.None
-		if rules != nil {
-			verdict = rules.Match(f.path[f.nameAt:], false)
-		}
-		if verdict == ignore.Ignore || (f.hidden && !s.o.Hidden && verdict != ignore.Whitelist) {
+		if !s.keeps(rules, f.path[f.nameAt:], false) {
 			continue
 		}
 		if f.link && s.o.OnLink != nil {
 			s.o.OnLink(f.path[s.start:])
+		}
+		if f.kind == 0 {
+			continue // a followed link to a special file: no entry
 		}
 		pre := f.pre
 		if !f.utf8 {

@@ -18,15 +18,10 @@ type Sub struct {
 	// entries are reported with paths relative to Options.Root, as a walk
 	// of the whole root would report them; Rel itself is not reported.
 	Rel string
-	// OnDir, when set, is called with the absolute path of every directory
-	// before it is read (Rel first): a watch added there sees every change
-	// the listing misses. Its error stops the walk.
-	OnDir func(abs string) error
 	// Descend, when set, is asked about every kept subdirectory (relative
-	// path): false reports the directory but does not read it.
+	// path): false reports the directory but does not read it (nor calls
+	// OnDir for it).
 	Descend func(rel string) bool
-	// OnLink, when set, is called for every kept symbolic link.
-	OnLink func(rel string)
 }
 
 // RulesAt returns the ignore state of the directory rel (relative to root,
@@ -75,8 +70,8 @@ func WalkSub(o Options, s Sub, fn func(e Entry) error) error {
 	if o.FollowLinks {
 		w.ids = newPathIndex[fs.FileInfo]()
 	}
-	if s.OnDir != nil {
-		if err := s.OnDir(top); err != nil {
+	if o.OnDir != nil {
+		if err := o.OnDir(top); err != nil {
 			return err
 		}
 	}
@@ -92,27 +87,10 @@ func WalkSub(o Options, s Sub, fn func(e Entry) error) error {
 			return err
 		}
 		name := de.Name()
-		typ := de.Type()
-		isDir := typ.IsDir()
-		if w.prunedByName(name) {
-			if isDir || (typ&fs.ModeSymlink != 0 && o.FollowLinks) {
-				return fastwalk.SkipDir
-			}
-			return nil
+		l, f := w.classify(path, name, de.Type(), func(target fs.FileInfo) bool { return w.onWalkPath(path, target) })
+		if f != admitted {
+			return skipUnless(f == pruned)
 		}
-		kind := kindOf(typ)
-		link := false
-		if typ&fs.ModeSymlink != 0 && o.FollowLinks {
-			var target fs.FileInfo
-			kind, target = followedKind(path)
-			if target != nil {
-				if w.onWalkPath(path, target) {
-					return nil
-				}
-				isDir, link = true, true
-			}
-		}
-		verdict := ignore.None
 		var parentRules *ignore.Dir
 		if w.rootRules != nil {
 			parentRules = w.rootRules
@@ -121,42 +99,39 @@ func WalkSub(o Options, s Sub, fn func(e Entry) error) error {
 					parentRules = r
 				}
 			}
-			verdict = parentRules.Match(name, isDir)
 		}
-		if w.dropped(name, verdict) {
-			if isDir {
-				return fastwalk.SkipDir
-			}
-			return nil
+		if !w.keeps(parentRules, name, l.dir) {
+			return skipUnless(l.dir)
 		}
 		rel := path[w.start:]
-		if typ&fs.ModeSymlink != 0 && s.OnLink != nil {
-			s.OnLink(rel)
+		if l.link && o.OnLink != nil {
+			o.OnLink(rel)
 		}
-		descend := isDir && (s.Descend == nil || s.Descend(rel))
+		descend := l.dir && (s.Descend == nil || s.Descend(rel))
 		if descend && parentRules != nil {
 			rules.store(path, parentRules.Child(name))
 		}
-		if descend && s.OnDir != nil {
-			if err := s.OnDir(path); err != nil {
+		if descend && o.OnDir != nil {
+			if err := o.OnDir(path); err != nil {
 				return err
 			}
 		}
-		if kind == 0 {
+		if l.kind == 0 {
 			return nil
 		}
-		e := Entry{Type: kind, Mtime: -1, Size: -1}
-		e.Path, e.RawPath = names(rel)
-		if o.Full {
-			e.Mtime, e.Size = lstatPath(path)
+		e := w.newEntry(path, l.kind)
+		if o.Observe != nil {
+			if err := o.Observe(e); err != nil {
+				return err
+			}
 		}
 		if err := fn(e); err != nil {
 			return err
 		}
 		switch {
-		case isDir && !descend:
+		case l.dir && !descend:
 			return fastwalk.SkipDir
-		case link:
+		case l.target != nil:
 			return fastwalk.ErrTraverseLink
 		}
 		return nil

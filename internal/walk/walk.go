@@ -11,6 +11,8 @@ import (
 	"sync/atomic"
 	"unicode/utf8"
 
+	"github.com/charlievieth/fastwalk"
+
 	"github.com/fscache/fscache/internal/cancel"
 	"github.com/fscache/fscache/internal/ignore"
 )
@@ -78,22 +80,28 @@ type Options struct {
 	Full bool
 	// Cancel is polled before the walk and every 128 entries.
 	Cancel *cancel.Token
-	// Observe, when not nil, is called by Scan with every entry it will
-	// return, once each, as the walk finds it: concurrently from the walk's
-	// goroutines, in no particular order, before Scan returns. Its error
-	// stops the scan and is returned. Walk ignores it.
-	Observe func(e Entry) error
-	// OnDir, when not nil, is called by Scan with the absolute path of
-	// every directory it will read (the root first), before reading it:
-	// a watch added there sees every change the listing misses. Its error
-	// stops the scan and is returned. Called concurrently. Walk and
-	// WalkSub ignore it (WalkSub has Sub.OnDir).
+	// Hooks are what the walk reports besides its entries.
+	Hooks
+}
+
+// Hooks are what a walk reports besides its entries. Every entry point
+// (Walk, WalkSub, Scan) honours each of them that is not nil. They are
+// called concurrently from the walk's goroutines, in no particular order,
+// before the walk returns; an error from OnDir or Observe stops the walk
+// and is returned.
+type Hooks struct {
+	// OnDir is called with the absolute path of every directory the walk
+	// reads (the top directory first), before reading it: a watch added
+	// there sees every change the listing misses.
 	OnDir func(abs string) error
-	// OnLink, when not nil, is called by Scan with the relative path of
-	// every kept entry that is a symbolic link (followed or not), in no
-	// particular order, concurrently, before Scan returns. Walk and
-	// WalkSub ignore it.
+	// OnLink is called with the relative path of every kept entry that is
+	// a symbolic link, followed or not, whatever it points to (a followed
+	// link to a FIFO is reported, though it is not an entry).
 	OnLink func(rel string)
+	// Observe is called with every entry the walk reports, once each, as
+	// the walk finds it: by Scan before it returns the sorted entries, by
+	// Walk and WalkSub just before their fn.
+	Observe func(e Entry) error
 }
 
 // pollEvery is how many visited entries may pass between cancel checks.
@@ -143,16 +151,92 @@ func (w *walker) poll() error {
 	return nil
 }
 
-// prunedByName reports whether an entry is dropped for its name alone:
-// .git always, node_modules when the walk skips it.
-func (w *walker) prunedByName(name string) bool {
-	return name == ".git" || (w.o.SkipNodeModules && name == "node_modules")
+// entryClass is a directory entry as the policy sees it before the ignore
+// rules (classify).
+type entryClass struct {
+	// kind is the entry's kind: the link's own unless links are followed;
+	// 0 for what is never an entry (a socket, FIFO or device, or a
+	// followed link to one).
+	kind FileType
+	// dir is set for what the walk reads as a directory: a directory, or
+	// a followed link to one.
+	dir bool
+	// link is set when the entry was listed as a symbolic link.
+	link bool
+	// target is the directory a followed link points to; nil otherwise.
+	target fs.FileInfo
 }
 
-// dropped reports whether the policy drops an entry named name whose ignore
-// verdict is v: ignored, or hidden and neither shown nor whitelisted.
-func (w *walker) dropped(name string, v ignore.Match) bool {
-	return v == ignore.Ignore || (!w.o.Hidden && v != ignore.Whitelist && name[0] == '.')
+// fate is what the policy does with a listed entry.
+type fate uint8
+
+const (
+	// admitted: the ignore rules and the hidden filter decide (keeps).
+	admitted fate = iota
+	// dropped: no entry, and nothing below it is read.
+	dropped
+	// pruned: no entry, and the directory (or followed link to one) must
+	// not be read: fastwalk.SkipDir.
+	pruned
+)
+
+// classify applies to the entry name, listed with type typ at the full
+// path path, the parts of the policy that need no ignore state: .git
+// always, and node_modules when the walk skips it, are pruned by name;
+// when links are followed, a link takes its target's kind and a link to a
+// directory on its walk path (onWalkPath reports it) is dropped, as in
+// walkdir. Every walker (WalkSub's callback, Scan's entryIn) decides
+// through classify, then keeps.
+func (w *walker) classify(path, name string, typ fs.FileMode, onWalkPath func(target fs.FileInfo) bool) (entryClass, fate) {
+	l := entryClass{kind: kindOf(typ), dir: typ.IsDir(), link: typ&fs.ModeSymlink != 0}
+	follow := l.link && w.o.FollowLinks
+	if name == ".git" || (w.o.SkipNodeModules && name == "node_modules") {
+		if l.dir || follow {
+			return l, pruned
+		}
+		return l, dropped
+	}
+	if follow {
+		if l.kind, l.target = followedKind(path); l.target != nil {
+			if onWalkPath(l.target) {
+				return l, dropped // a loop: neither reported nor followed
+			}
+			l.dir = true
+		}
+	}
+	return l, admitted
+}
+
+// keeps reports whether the policy keeps an admitted entry named name (a
+// directory when isDir) of a directory whose ignore state is rules (nil
+// when ignore files are not honoured): not ignored, and not hidden unless
+// hidden entries are shown or a rule whitelists it.
+func (w *walker) keeps(rules *ignore.Dir, name string, isDir bool) bool {
+	v := ignore.None
+	if rules != nil {
+		v = rules.Match(name, isDir)
+	}
+	return v != ignore.Ignore && (w.o.Hidden || v == ignore.Whitelist || name[0] != '.')
+}
+
+// skipUnless is the fastwalk answer for an entry that is not kept: a
+// directory (or followed link to one) is not read.
+func skipUnless(dir bool) error {
+	if dir {
+		return fastwalk.SkipDir
+	}
+	return nil
+}
+
+// newEntry returns the entry of the path (as fastwalk reports it) of kind
+// kind, with its full detail when the walk records it.
+func (w *walker) newEntry(path string, kind FileType) Entry {
+	e := Entry{Type: kind, Mtime: -1, Size: -1}
+	e.Path, e.RawPath = names(path[w.start:])
+	if w.o.Full {
+		e.Mtime, e.Size = lstatPath(path)
+	}
+	return e
 }
 
 // followedKind resolves a symlink for FollowLinks: a link to a directory is

@@ -13,7 +13,7 @@ const isBun = typeof globalThis.Bun !== "undefined";
 const runner = isBun ? await import("bun:test") : await import("node:test");
 const it = (name, fn) => (isBun ? runner.test(name, fn, 30_000) : runner.test(name, { timeout: 30_000 }, fn));
 const here = path.dirname(fileURLToPath(import.meta.url));
-const { glob, fuzzyFind, invalidateFsScanCache, cacheStats } = await import("../index.js");
+const { glob, fuzzyFind, grep, invalidateFsScanCache, cacheStats } = await import("../index.js");
 
 function tree() {
   const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "fscache-watch-")));
@@ -33,6 +33,12 @@ it("cacheStats() has every documented field", () => {
   assert.equal(typeof s.watching, "boolean");
   assert.equal(typeof s.fallbacks, "object");
   assert.equal(typeof s.fallbackRoots, "object");
+  for (const k of ["roots", "building", "files", "bytes", "indexBytes", "capBytes", "builds", "buildFailures",
+    "buildMs", "lastBuildMs", "queries", "candidates", "candidatesPerQuery", "skipped", "reindexed"]) {
+    assert.equal(typeof s.grepIndex[k], "number", `grepIndex.${k}`);
+  }
+  assert.equal(typeof s.grepIndex.enabled, "boolean");
+  assert.equal(typeof s.grepIndex.fallbacks, "object");
 });
 
 it("a watched cached call sees changes without invalidation", async () => {
@@ -86,6 +92,30 @@ it("invalidateFsScanCache(file) refreshes one directory, not the root", () => {
     assert.equal(after.refreshes, before.refreshes + 1);
     assert.equal(after.entries, 1);
   } finally {
+    fs.rmSync(root, { recursive: true, force: true });
+  }
+});
+
+it("a root grepped twice is indexed in the background, and indexed greps are current", async () => {
+  if (process.platform !== "linux") return; // no watcher elsewhere: no index
+  const root = tree();
+  try {
+    for (let i = 0; i < 50; i++) fs.writeFileSync(path.join(root, "src", `f${i}.ts`), `export const v${i} = ${i};\n`);
+    const o = { pattern: "v17 =", path: root };
+    assert.equal((await grep(o)).totalMatches, 1);
+    assert.equal((await grep(o)).totalMatches, 1);
+    for (let i = 0; i < 500 && cacheStats().grepIndex.roots === 0; i++) await new Promise((r) => setTimeout(r, 10));
+    const before = cacheStats().grepIndex;
+    assert.equal(before.roots, 1, JSON.stringify(before));
+    fs.writeFileSync(path.join(root, "src", "f3.ts"), "export const v17 = 3;\n");
+    const r = await grep(o);
+    assert.deepEqual(r.matches.map((m) => m.path).sort(), ["src/f17.ts", "src/f3.ts"]);
+    assert.equal(r.filesSearched, 52, "files the index ruled out count as searched");
+    const after = cacheStats().grepIndex;
+    assert.equal(after.queries, before.queries + 1, JSON.stringify(after));
+    assert.ok(after.skipped > before.skipped);
+  } finally {
+    invalidateFsScanCache();
     fs.rmSync(root, { recursive: true, force: true });
   }
 });

@@ -1,265 +1,9 @@
-package ignore
+package glob
 
 import (
-	"errors"
 	"math/bits"
 	"unicode/utf8"
 )
-
-// This file implements the glob dialect of ripgrep's globset crate as the
-// ignore crate configures it for gitignore lines: literal_separator (`*` and
-// `?` never match `/`), backslash escapes, unclosed classes taken literally,
-// `{a,b}` alternation (nested allowed, empty branches dropped) and the
-// byte-oriented matching of its `(?-u)` regexes (`?` matches one byte, a
-// class matches one byte).
-//
-// A pattern is parsed into tokens, then compiled either into a fast literal
-// form or into a small Thompson NFA run with bitsets.
-
-type tokKind uint8
-
-const (
-	tLit       tokKind = iota // one literal character
-	tAny                      // ?      -> [^/]
-	tStar                     // *      -> [^/]*
-	tRecPrefix                // **/    -> (?:/?|.*/)
-	tRecSuffix                // /**    -> /.*
-	tRecZOM                   // /**/   -> (?:/|/.*/)
-	tClass                    // [...]  -> one byte of a set
-	tAlt                      // {a,b}  -> (?:a|b)
-)
-
-type token struct {
-	kind    tokKind
-	ch      rune
-	negated bool
-	ranges  [][2]rune
-	alts    [][]token
-}
-
-var (
-	errDanglingEscape = errors.New("dangling escape")
-	errInvalidRange   = errors.New("invalid character range")
-	errUnclosedAlt    = errors.New("unclosed alternates")
-	errUnopenedAlt    = errors.New("unopened alternates")
-)
-
-const noRune rune = -1
-
-type globParser struct {
-	chars         []rune
-	idx           int
-	prev, cur     rune
-	branches      [][]token
-	altStack      []int
-	foundUnclosed bool
-}
-
-// parseGlob parses s with the globset options used for gitignore lines.
-func parseGlob(s string) ([]token, error) {
-	p := &globParser{
-		chars:    []rune(s),
-		prev:     noRune,
-		cur:      noRune,
-		branches: [][]token{nil},
-	}
-	for {
-		c := p.bump()
-		if c == noRune {
-			break
-		}
-		var err error
-		switch c {
-		case '?':
-			p.push(token{kind: tAny})
-		case '*':
-			err = p.parseStar()
-		case '[':
-			if p.foundUnclosed {
-				p.push(token{kind: tLit, ch: '['})
-			} else {
-				err = p.parseClass()
-			}
-		case '{':
-			p.altStack = append(p.altStack, len(p.branches))
-			p.branches = append(p.branches, nil)
-		case '}':
-			if len(p.altStack) == 0 {
-				return nil, errUnopenedAlt
-			}
-			start := p.altStack[len(p.altStack)-1]
-			p.altStack = p.altStack[:len(p.altStack)-1]
-			alts := append([][]token(nil), p.branches[start:]...)
-			p.branches = p.branches[:start]
-			p.push(token{kind: tAlt, alts: alts})
-		case ',':
-			if len(p.altStack) == 0 {
-				p.push(token{kind: tLit, ch: ','})
-			} else {
-				p.branches = append(p.branches, nil)
-			}
-		case '\\':
-			n := p.bump()
-			if n == noRune {
-				return nil, errDanglingEscape
-			}
-			p.push(token{kind: tLit, ch: n})
-		default:
-			p.push(token{kind: tLit, ch: c})
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
-	if len(p.branches) > 1 {
-		return nil, errUnclosedAlt
-	}
-	return p.branches[0], nil
-}
-
-func (p *globParser) bump() rune {
-	p.prev = p.cur
-	if p.idx < len(p.chars) {
-		p.cur = p.chars[p.idx]
-		p.idx++
-	} else {
-		p.cur = noRune
-	}
-	return p.cur
-}
-
-func (p *globParser) peek() rune {
-	if p.idx < len(p.chars) {
-		return p.chars[p.idx]
-	}
-	return noRune
-}
-
-func (p *globParser) push(t token) {
-	last := len(p.branches) - 1
-	p.branches[last] = append(p.branches[last], t)
-}
-
-func (p *globParser) pop() token {
-	last := len(p.branches) - 1
-	b := p.branches[last]
-	t := b[len(b)-1]
-	p.branches[last] = b[:len(b)-1]
-	return t
-}
-
-func (p *globParser) haveTokens() bool {
-	return len(p.branches[len(p.branches)-1]) > 0
-}
-
-func (p *globParser) parseStar() error {
-	prev := p.prev
-	star := token{kind: tStar}
-	if p.peek() != '*' {
-		p.push(star)
-		return nil
-	}
-	p.bump()
-	if !p.haveTokens() {
-		if pk := p.peek(); pk != noRune && pk != '/' {
-			p.push(star)
-			p.push(star)
-		} else {
-			p.push(token{kind: tRecPrefix})
-			p.bump()
-		}
-		return nil
-	}
-	if prev != '/' {
-		if len(p.branches) <= 1 || (prev != ',' && prev != '{') {
-			p.push(star)
-			p.push(star)
-			return nil
-		}
-	}
-	var isSuffix bool
-	switch pk := p.peek(); {
-	case pk == noRune:
-		p.bump()
-		isSuffix = true
-	case (pk == ',' || pk == '}') && len(p.branches) >= 2:
-		isSuffix = true
-	case pk == '/':
-		p.bump()
-	default:
-		p.push(star)
-		p.push(star)
-		return nil
-	}
-	switch t := p.pop(); t.kind {
-	case tRecPrefix, tRecSuffix:
-		p.push(t)
-	default:
-		if isSuffix {
-			p.push(token{kind: tRecSuffix})
-		} else {
-			p.push(token{kind: tRecZOM})
-		}
-	}
-	return nil
-}
-
-func (p *globParser) parseClass() error {
-	savedIdx, savedPrev, savedCur := p.idx, p.prev, p.cur
-	negated := false
-	if pk := p.peek(); pk == '!' || pk == '^' {
-		p.bump()
-		negated = true
-	}
-	var ranges [][2]rune
-	first, inRange := true, false
-	for {
-		c := p.bump()
-		if c == noRune {
-			// Unclosed class: the '[' is a literal and no later '[' opens
-			// a class.
-			p.idx, p.prev, p.cur = savedIdx, savedPrev, savedCur
-			p.foundUnclosed = true
-			p.push(token{kind: tLit, ch: '['})
-			return nil
-		}
-		if c == ']' && !first {
-			break
-		}
-		switch {
-		case c == ']':
-			ranges = append(ranges, [2]rune{']', ']'})
-		case c == '-' && first:
-			ranges = append(ranges, [2]rune{'-', '-'})
-		case c == '-' && inRange:
-			r := &ranges[len(ranges)-1]
-			r[1] = '-'
-			if r[1] < r[0] {
-				return errInvalidRange
-			}
-			inRange = false
-		case c == '-':
-			inRange = true
-		default:
-			if inRange {
-				r := &ranges[len(ranges)-1]
-				r[1] = c
-				if r[1] < r[0] {
-					return errInvalidRange
-				}
-			} else {
-				ranges = append(ranges, [2]rune{c, c})
-			}
-			inRange = false
-		}
-		first = false
-	}
-	if inRange {
-		ranges = append(ranges, [2]rune{'-', '-'})
-	}
-	p.push(token{kind: tClass, negated: negated, ranges: ranges})
-	return nil
-}
 
 // byteSet is a set of bytes.
 type byteSet [4]uint64
@@ -360,7 +104,9 @@ type inst struct {
 }
 
 // prog is a compiled NFA with precomputed epsilon closures, matched by
-// bitset simulation (linear in the input, no allocation up to 512 states).
+// bitset simulation (linear in the input, no allocation up to 512 states);
+// above maxTableInsts states it has no closure table (words 0) and is
+// matched by matchSparse.
 type prog struct {
 	insts   []inst
 	start   int32
@@ -440,7 +186,7 @@ func (b *progBuilder) tok(t *token, next int32) int32 {
 	case tAlt:
 		var starts []int32
 		for _, br := range t.alts {
-			if len(br) > 0 {
+			if !silent(br) {
 				starts = append(starts, b.seq(br, next))
 			}
 		}
@@ -453,26 +199,34 @@ func (b *progBuilder) tok(t *token, next int32) int32 {
 		}
 		return s
 	}
-	panic("ignore: unknown token")
+	panic("glob: unknown token")
 }
 
-// maxProgInsts bounds a compiled pattern. The closure table grows with the
-// square of the instruction count and matching with the product of it and
-// the path length: a 40 kB line of "*a" took 0.8 s to compile and 4 s to
-// match one name. A pattern this large matches no real path; its line is
-// skipped like one that does not parse.
-const maxProgInsts = 1024
+// MaxIgnoreStates is the largest automaton a gitignore line may compile
+// to (Syntax.MaxStates). The closure table grows with the square of the
+// instruction count and matching with the product of it and the path
+// length: a 40 kB line of "*a" took 0.8 s to compile and 4 s to match one
+// name. A pattern this large matches no real path; its line is skipped like
+// one that does not parse.
+const MaxIgnoreStates = 1024
+
+// maxTableInsts is the largest automaton matched with a closure table;
+// larger ones (glob() patterns have no bound) are matched by matchSparse.
+const maxTableInsts = 1024
 
 // compileProg compiles toks into an NFA matching the whole input, or
-// returns nil when it would exceed maxProgInsts instructions.
-func compileProg(toks []token) *prog {
+// returns nil when it would exceed max instructions (max > 0).
+func compileProg(toks []token, max int) *prog {
 	b := &progBuilder{}
 	m := b.add(inst{op: opMatch})
 	start := b.seq(toks, m)
 	p := &prog{insts: b.insts, start: start, match: m}
 	n := len(p.insts)
-	if n > maxProgInsts {
+	if max > 0 && n > max {
 		return nil
+	}
+	if n > maxTableInsts {
+		return p // no closure table: matchSparse
 	}
 	p.words = (n + 63) / 64
 	p.closure = make([]uint64, n*p.words)
@@ -505,7 +259,10 @@ func compileProg(toks []token) *prog {
 // matchParts reports whether the concatenation of the parts matches the
 // whole program.
 func (p *prog) matchParts(parts ...string) bool {
-	if p.words == 1 {
+	switch p.words {
+	case 0:
+		return p.matchSparse(parts)
+	case 1:
 		return p.match1(parts)
 	}
 	var b1, b2 [maxStackWords]uint64
@@ -568,3 +325,70 @@ func (p *prog) match1(parts []string) bool {
 	}
 	return cur&(1<<p.match) != 0
 }
+
+// matchSparse is matchParts for an automaton too large for a closure table:
+// a Thompson simulation that follows the epsilon edges as it goes, with
+// sparse state sets. Its cost per byte is the number of live states, not
+// the size of the automaton.
+func (p *prog) matchSparse(parts []string) bool {
+	n := len(p.insts)
+	cur, nxt := newSparseSet(n), newSparseSet(n)
+	var stack []int32
+	p.addClosure(cur, p.start, &stack)
+	for _, part := range parts {
+		for i := 0; i < len(part); i++ {
+			c := part[i]
+			nxt.clear()
+			for _, s := range cur.dense {
+				if in := &p.insts[s]; in.op == opSet && in.set.has(c) {
+					p.addClosure(nxt, in.out, &stack)
+				}
+			}
+			if len(nxt.dense) == 0 {
+				return false
+			}
+			cur, nxt = nxt, cur
+		}
+	}
+	return cur.has(p.match)
+}
+
+// addClosure adds to set the consuming and match states reachable from s
+// by epsilon edges (s included).
+func (p *prog) addClosure(set *sparseSet, s int32, stack *[]int32) {
+	*stack = append((*stack)[:0], s)
+	for len(*stack) > 0 {
+		x := (*stack)[len(*stack)-1]
+		*stack = (*stack)[:len(*stack)-1]
+		if set.has(x) {
+			continue
+		}
+		set.add(x)
+		if in := &p.insts[x]; in.op == opSplit {
+			*stack = append(*stack, in.out1, in.out)
+		}
+	}
+}
+
+// sparseSet is a set of states with constant-time clear (Briggs-Torczon).
+// Split states are added too (to mark them visited); they consume nothing.
+type sparseSet struct {
+	dense  []int32
+	sparse []int32
+}
+
+func newSparseSet(n int) *sparseSet {
+	return &sparseSet{dense: make([]int32, 0, n), sparse: make([]int32, n)}
+}
+
+func (s *sparseSet) has(x int32) bool {
+	i := s.sparse[x]
+	return int(i) < len(s.dense) && s.dense[i] == x
+}
+
+func (s *sparseSet) add(x int32) {
+	s.sparse[x] = int32(len(s.dense))
+	s.dense = append(s.dense, x)
+}
+
+func (s *sparseSet) clear() { s.dense = s.dense[:0] }

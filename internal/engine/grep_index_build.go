@@ -1,0 +1,281 @@
+package engine
+
+import (
+	"errors"
+	"time"
+
+	"github.com/fscache/fscache/internal/cancel"
+	"github.com/fscache/fscache/internal/index"
+	"github.com/fscache/fscache/internal/scancache"
+)
+
+// Building grep's indexes (see grep_index.go): one builder goroutine at a
+// time, which takes the queued roots one after the other, waits while any
+// call runs, and ends when the queue is empty; and dropping them (lost
+// watcher, memory cap, invalidation).
+
+// enqueue queues a build of r and starts the builder when none runs.
+func (gi *grepIndexes) enqueue(r *indexedRoot) {
+	gi.mu.Lock()
+	defer gi.mu.Unlock()
+	if r.queued || gi.roots[r.key] != r {
+		return
+	}
+	r.queued = true
+	gi.queue = append(gi.queue, r)
+	if !gi.building {
+		gi.building = true
+		go gi.builder()
+	}
+}
+
+// builder builds the queued indexes one after the other, and ends when
+// the queue is empty.
+func (gi *grepIndexes) builder() {
+	for {
+		gi.mu.Lock()
+		if len(gi.queue) == 0 {
+			gi.building = false
+			gi.mu.Unlock()
+			return
+		}
+		r := gi.queue[0]
+		gi.queue = gi.queue[1:]
+		gi.mu.Unlock()
+		if !r.stop.Load() {
+			gi.build(r, nil, true)
+		}
+		gi.mu.Lock()
+		r.queued = false
+		gi.mu.Unlock()
+	}
+}
+
+// errStopped ends a build whose root was dropped.
+var errStopped = errors.New("index build stopped")
+
+// build builds (or rebuilds) r's index from the files of its watched scan.
+// yield makes it wait while foreground calls run. tok cancels it.
+func (gi *grepIndexes) build(r *indexedRoot, tok *cancel.Token, yield bool) error {
+	t0 := time.Now()
+	gi.mu.Lock()
+	live, remove := r.live, r.remove
+	gi.mu.Unlock()
+	var snap *scancache.Snapshot
+	var err error
+	fresh := live == nil || !live.Ready()
+	if !fresh {
+		snap, err = scanCache().Current(r.key, tok, live)
+	} else {
+		live = index.NewLive(r.key.Root)
+		snap, remove, err = scanCache().Listen(r.key, tok, live)
+	}
+	if err != nil {
+		reason := idxError
+		if errors.Is(err, scancache.ErrNotWatched) {
+			reason = idxNotWatched
+		}
+		gi.failed(r, reason, reason == idxNotWatched)
+		return err
+	}
+	j := live.Begin()
+	ix, err := gi.read(r, live, snap, tok, yield)
+	if err != nil {
+		j.Abort()
+		reason := idxError
+		switch {
+		case errors.Is(err, errTooLarge):
+			reason = idxTooLarge
+		case errors.Is(err, errStopped):
+			reason = ""
+		}
+		if fresh {
+			remove()
+		}
+		gi.failed(r, reason, reason == idxTooLarge)
+		return err
+	}
+	// The root's events up to now, before installing: a root that went
+	// away while its files were read is not installed.
+	if _, err := scanCache().Current(r.key, tok, live); err != nil {
+		j.Abort()
+		if fresh {
+			remove()
+		}
+		gi.failed(r, "", false)
+		return err
+	}
+	j.Install(ix)
+	d := time.Since(t0)
+	gi.mu.Lock()
+	defer gi.mu.Unlock()
+	gi.st.builds++
+	gi.st.buildTime += d
+	gi.st.lastBuild = d
+	if gi.roots[r.key] != r || r.stop.Load() || !live.Ready() {
+		if fresh {
+			remove()
+		}
+		return errStopped
+	}
+	r.live, r.remove = live, remove
+	gi.trim(r)
+	return nil
+}
+
+var errTooLarge = errors.New("index larger than FS_GREP_INDEX_MB")
+
+// read reads the files of snap into a new index.
+func (gi *grepIndexes) read(r *indexedRoot, live *index.Live, snap *scancache.Snapshot, tok *cancel.Token, yield bool) (*index.Index, error) {
+	// wait holds the build while any call runs (between files, and every
+	// fraction of a millisecond of work inside one).
+	wait := func() {
+		for yield && gi.active.Load() > 0 && !r.stop.Load() {
+			time.Sleep(yieldPoll)
+		}
+	}
+	b := index.Builder{Pause: wait}
+	buf := make([]byte, 0, 64<<10)
+	root := r.key.Root
+	prev := ""
+	n := 0
+	for i := range snap.Entries {
+		e := &snap.Entries[i]
+		if e.Type != File {
+			continue
+		}
+		n++
+		if n%drainEvery == 0 {
+			// Hear early of a root that went away.
+			if _, err := scanCache().Current(r.key, tok, live); err != nil {
+				return nil, err
+			}
+		}
+		wait()
+		if r.stop.Load() || live.LostReason() != "" {
+			return nil, errStopped
+		}
+		if err := tok.Err(); err != nil {
+			return nil, err
+		}
+		if e.Path <= prev && prev != "" {
+			continue // out of order: left to grep (Fresh)
+		}
+		prev = e.Path
+		abs := root + "/" + e.FSPath()
+		data, ok := readFile(abs, buf[:0])
+		if cap(data) > cap(buf) {
+			buf = data[:0]
+		}
+		b.Add(e.Path, data, ok && e.FSPath() == e.Path, fileMeta(abs))
+		if b.Size() > gi.policy.capMem {
+			return nil, errTooLarge
+		}
+	}
+	return b.Finish(), nil
+}
+
+// failed records a failed build of r; sticky keeps r from being indexed
+// again.
+func (gi *grepIndexes) failed(r *indexedRoot, reason string, sticky bool) {
+	gi.mu.Lock()
+	defer gi.mu.Unlock()
+	gi.st.buildFails++
+	if reason != "" {
+		gi.fallback(reason)
+	}
+	if sticky && reason != "" {
+		r.noIndex = reason
+		if gi.st.fallbackRoots == nil {
+			gi.st.fallbackRoots = map[string]string{}
+		}
+		gi.st.fallbackRoots[r.key.Root] = reason
+	}
+}
+
+// drop forgets r's index (live, when still r's) after it lost its
+// watcher; reason "" takes the Live's own.
+func (gi *grepIndexes) drop(r *indexedRoot, live *index.Live, reason string) {
+	if reason == "" {
+		reason = live.LostReason()
+		if reason == "" {
+			reason = idxNotWatched
+		}
+	}
+	gi.mu.Lock()
+	defer gi.mu.Unlock()
+	if r.live != live {
+		return
+	}
+	gi.fallback(reason)
+	gi.forget(r)
+}
+
+// forget drops r and its index. gi.mu held.
+func (gi *grepIndexes) forget(r *indexedRoot) {
+	r.stop.Store(true)
+	if r.remove != nil {
+		r.remove()
+	}
+	r.live, r.remove = nil, nil
+	if gi.roots[r.key] == r {
+		delete(gi.roots, r.key)
+	}
+}
+
+// trim drops the least recently used indexes while they all take more
+// than the cap; keep is dropped last. gi.mu held.
+func (gi *grepIndexes) trim(keep *indexedRoot) {
+	for {
+		var total int64
+		var lru *indexedRoot
+		for _, r := range gi.roots {
+			if r.live == nil {
+				continue
+			}
+			r.size = r.live.Stats().Size
+			total += r.size
+			if r != keep && (lru == nil || r.lastUse.Before(lru.lastUse)) {
+				lru = r
+			}
+		}
+		if total <= gi.policy.capMem {
+			return
+		}
+		if lru == nil {
+			lru = keep
+		}
+		gi.fallback(idxEvicted)
+		gi.forget(lru)
+		if lru == keep {
+			return
+		}
+	}
+}
+
+// invalidate tells the indexes of the roots holding path that it (or the
+// tree under it) changed: for changes no event reports (a write through a
+// shared mapping), the caller's invalidateFsScanCache(path) is enough.
+func (gi *grepIndexes) invalidate(path string) {
+	target := scancache.Canonical(path)
+	gi.mu.Lock()
+	var lives []*index.Live
+	for _, r := range gi.roots {
+		if r.live != nil {
+			lives = append(lives, r.live)
+		}
+	}
+	gi.mu.Unlock()
+	for _, l := range lives {
+		l.Touch(target)
+	}
+}
+
+// dropAll forgets every index.
+func (gi *grepIndexes) dropAll() {
+	gi.mu.Lock()
+	defer gi.mu.Unlock()
+	for _, r := range gi.roots {
+		gi.forget(r)
+	}
+}

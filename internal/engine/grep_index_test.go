@@ -1,0 +1,393 @@
+package engine
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/fscache/fscache/internal/scancache"
+)
+
+// useIndex replaces the process's grep indexes for the test with a fresh
+// set under policy p (nil: indexing off), over a fresh watched scan cache.
+func useIndex(t *testing.T, p *indexPolicy) {
+	t.Helper()
+	needWatch(t)
+	useCache(t, scancache.Policy{TTL: 10 * time.Minute, EmptyRecheck: time.Hour, MaxEntries: 16, Watch: true})
+	grepIndex()
+	old := indexes
+	set(p)
+	t.Cleanup(func() {
+		if indexes != nil {
+			indexes.dropAll()
+		}
+		indexes = old
+	})
+}
+
+// set makes p the policy of a fresh set of indexes (nil: off).
+func set(p *indexPolicy) {
+	if p == nil {
+		indexes = nil
+		return
+	}
+	indexes = &grepIndexes{policy: *p, roots: map[scancache.Key]*indexedRoot{}}
+}
+
+// grepCases are the calls compared with and without an index.
+func grepCases(root string) []GrepOptions {
+	var out []GrepOptions
+	for _, pat := range []string{"alpha", "Alpha beta", `gam+a\d`, "alpha|omega", "nowhere_token", "(?i)DELTA", `\bbeta\b`, `xyz(?= =)`} {
+		for _, mode := range []GrepMode{ModeContent, ModeCount, ModeFilesWithMatches} {
+			out = append(out, GrepOptions{Pattern: pat, Path: root, Mode: mode})
+		}
+		out = append(out, GrepOptions{Pattern: pat, Path: root, IgnoreCase: true, Glob: "*.txt", Context: Int(1)})
+		out = append(out, GrepOptions{Pattern: pat, Path: root, MaxCount: Int(2), Offset: Int(1), Cache: true})
+		out = append(out, GrepOptions{Pattern: pat, Path: root, MaxCountPerFile: Int(1), Type: "go"})
+	}
+	return out
+}
+
+// compareIndexed greps every case with the index (which must serve it) and
+// without, and fails on any difference.
+func compareIndexed(t *testing.T, step string, root string, p indexPolicy) {
+	t.Helper()
+	for _, o := range grepCases(root) {
+		gi := indexes
+		before := IndexStats().Queries
+		with, errW := Grep(o, nil)
+		served := IndexStats().Queries > before
+		set(nil)
+		without, errWO := Grep(o, nil)
+		indexes = gi
+		if fmt.Sprint(errW) != fmt.Sprint(errWO) || !reflect.DeepEqual(with, without) {
+			t.Fatalf("%s: %+v:\nindexed   %+v (%v)\nunindexed %+v (%v)", step, o, with, errW, without, errWO)
+		}
+		if !served && o.Pattern != `gam+a\d` {
+			t.Fatalf("%s: %+v was not served by the index: %+v", step, o, IndexStats())
+		}
+	}
+}
+
+func TestIndexedGrepChurn(t *testing.T) {
+	p := indexPolicy{eager: true, capMem: 64 << 20}
+	useIndex(t, &p)
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	w := func(rel, content string) {
+		t.Helper()
+		path := filepath.Join(root, rel)
+		mustDo(t, os.MkdirAll(filepath.Dir(path), 0o755))
+		mustDo(t, os.WriteFile(path, []byte(content), 0o644))
+	}
+	for i := range 40 {
+		w(fmt.Sprintf("d%d/f%02d.txt", i%4, i), fmt.Sprintf("line %d\nalpha %d\nbeta\n", i, i))
+		w(fmt.Sprintf("d%d/g%02d.go", i%3, i), fmt.Sprintf("package p\n// gamma%d Delta\nvar xyz = %d\n", i, i))
+	}
+	w("bin.dat", "alpha\x00beta")
+	w(".hidden/h.txt", "alpha hidden")
+	compareIndexed(t, "initial", root, p)
+	steps := []struct {
+		name string
+		do   func()
+	}{
+		{"append", func() {
+			f, err := os.OpenFile(filepath.Join(root, "d1/f01.txt"), os.O_APPEND|os.O_WRONLY, 0)
+			mustDo(t, err)
+			_, err = f.WriteString("nowhere_token appended omega\n")
+			mustDo(t, err)
+			mustDo(t, f.Close())
+		}},
+		{"rewrite", func() { w("d2/f02.txt", "Alpha beta rewritten\n") }},
+		{"truncate", func() { mustDo(t, os.Truncate(filepath.Join(root, "d3/f03.txt"), 3)) }},
+		{"identical rewrite", func() { w("d0/f00.txt", "line 0\nalpha 0\nbeta\n") }},
+		{"rename over", func() {
+			w("tmp.txt", "omega nowhere_token (renamed)\n")
+			mustDo(t, os.Rename(filepath.Join(root, "tmp.txt"), filepath.Join(root, "d0/f04.txt")))
+		}},
+		{"delete", func() { mustDo(t, os.Remove(filepath.Join(root, "d1/f05.txt"))) }},
+		{"create", func() { w("d9/new.go", "package q // DELTA gamma77\n") }},
+		{"directory moved in", func() {
+			out := t.TempDir()
+			mustDo(t, os.MkdirAll(filepath.Join(out, "moved/deep"), 0o755))
+			mustDo(t, os.WriteFile(filepath.Join(out, "moved/deep/m.txt"), []byte("alpha moved nowhere_token\n"), 0o644))
+			mustDo(t, os.Rename(filepath.Join(out, "moved"), filepath.Join(root, "moved")))
+		}},
+		{"directory moved away and back with other content", func() {
+			mustDo(t, os.Rename(filepath.Join(root, "d2"), filepath.Join(root, "d2old")))
+			w("d2/f02.txt", "omega only\n")
+		}},
+		{"unreadable", func() { mustDo(t, os.Chmod(filepath.Join(root, "d3/f07.txt"), 0)) }},
+		{"binary becomes text", func() { w("bin.dat", "alpha beta text now") }},
+		{"text becomes binary", func() { w("d0/f08.txt", "alpha\x00") }},
+		{"hard link made in the tree", func() {
+			mustDo(t, os.Link(filepath.Join(root, "d0/g03.go"), filepath.Join(root, "d9/link.go")))
+		}},
+		{"write through the new link", func() { w("d9/link.go", "package p // omega nowhere_token via link\n") }},
+		{"ignore file", func() { w(".ignore", "d1/\n") }},
+	}
+	for _, s := range steps {
+		s.do()
+		compareIndexed(t, s.name, root, p)
+	}
+	if st := IndexStats(); st.Reindexed == 0 || st.Skipped == 0 || st.Restored == 0 {
+		t.Fatalf("the index did not re-read, restore and skip: %+v", st)
+	}
+}
+
+// tree writes n small files under a new temporary root and returns it.
+func tree(t *testing.T, n int) string {
+	t.Helper()
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	for i := range n {
+		path := filepath.Join(root, fmt.Sprintf("d%d/f%03d.txt", i%5, i))
+		mustDo(t, os.MkdirAll(filepath.Dir(path), 0o755))
+		mustDo(t, os.WriteFile(path, []byte(fmt.Sprintf("alpha %d\nbeta %d\n", i, i)), 0o644))
+	}
+	return root
+}
+
+// waitBuilder waits until no builder goroutine runs.
+func waitBuilder(t *testing.T) {
+	t.Helper()
+	for i := 0; ; i++ {
+		indexes.mu.Lock()
+		b := indexes.building
+		indexes.mu.Unlock()
+		if !b {
+			return
+		}
+		if i > 20000 {
+			t.Fatal("the builder did not end")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// liveRoots returns the number of roots with a live index.
+func liveRoots() int { return IndexStats().Roots }
+
+func TestIndexBuiltAfterTwoGrepsInTheBackground(t *testing.T) {
+	p := indexPolicy{capMem: 64 << 20}
+	useIndex(t, &p)
+	root := tree(t, 50)
+	o := GrepOptions{Pattern: "alpha 7", Path: root}
+	Grep(o, nil)
+	waitBuilder(t)
+	if liveRoots() != 0 {
+		t.Fatal("indexed after one grep")
+	}
+	Grep(o, nil)
+	waitBuilder(t)
+	if liveRoots() != 1 {
+		t.Fatalf("not indexed after two greps: %+v", IndexStats())
+	}
+	compareIndexed(t, "background", root, p)
+}
+
+func TestIndexBuildCancelled(t *testing.T) {
+	p := indexPolicy{eager: true, capMem: 64 << 20}
+	useIndex(t, &p)
+	root := tree(t, 300)
+	// The eager build runs in the call: an abort flag that trips after a
+	// while stops it mid-way.
+	n := 0
+	o := GrepOptions{Pattern: "alpha 7", Path: root}
+	o.Aborted = func() bool { n++; return n > 150 }
+	if _, err := Grep(o, nil); err == nil || err.Error() != "Aborted: Signal" {
+		t.Fatalf("cancelled build: %v", err)
+	}
+	if liveRoots() != 0 {
+		t.Fatal("a cancelled build left an index")
+	}
+	// A timeout during a query on a live index.
+	compareIndexed(t, "after a cancelled build", root, p)
+	o.Aborted = nil
+	o.TimeoutMs = new(int64)
+	*o.TimeoutMs = 0
+	if _, err := Grep(o, nil); err == nil || err.Error() != "Aborted: Timeout" {
+		t.Fatalf("timeout: %v", err)
+	}
+	n = 0
+	o.TimeoutMs = nil
+	o.Aborted = func() bool { n++; return n > 3 }
+	if _, err := Grep(o, nil); err == nil || err.Error() != "Aborted: Signal" {
+		t.Fatalf("cancelled query: %v", err)
+	}
+	compareIndexed(t, "after cancelled queries", root, p)
+}
+
+// holdBuilder keeps the background builder waiting (as for a foreground
+// call) until the returned function is called.
+func holdBuilder() func() {
+	indexes.active.Add(1)
+	return func() { indexes.active.Add(-1) }
+}
+
+func TestIndexRootRemovedWhileBuilding(t *testing.T) {
+	p := indexPolicy{capMem: 64 << 20}
+	useIndex(t, &p)
+	root := tree(t, 100)
+	o := GrepOptions{Pattern: "alpha 7", Path: root}
+	Grep(o, nil)
+	release := holdBuilder()
+	Grep(o, nil) // queues the build, which waits
+	mustDo(t, os.RemoveAll(root))
+	release()
+	waitBuilder(t)
+	if liveRoots() != 0 {
+		t.Fatalf("an index of a removed root: %+v", IndexStats())
+	}
+	if _, err := Grep(o, nil); err == nil {
+		t.Fatal("grep of a removed root answered")
+	}
+}
+
+func TestIndexDroppedWithTheCache(t *testing.T) {
+	p := indexPolicy{capMem: 64 << 20}
+	useIndex(t, &p)
+	root := tree(t, 100)
+	o := GrepOptions{Pattern: "alpha 7", Path: root}
+	Grep(o, nil)
+	release := holdBuilder()
+	Grep(o, nil)
+	InvalidateAll() // while the build waits: it must stop
+	release()
+	waitBuilder(t)
+	if liveRoots() != 0 {
+		t.Fatalf("an index survived InvalidateAll: %+v", IndexStats())
+	}
+	// Built again, then dropped with the cache.
+	Grep(o, nil)
+	Grep(o, nil)
+	waitBuilder(t)
+	if liveRoots() != 1 {
+		t.Fatalf("not rebuilt: %+v", IndexStats())
+	}
+	InvalidateAll()
+	if liveRoots() != 0 {
+		t.Fatal("an index survived InvalidateAll")
+	}
+	compareIndexed2(t, o)
+}
+
+// compareIndexed2 compares one grep with and without the indexes.
+func compareIndexed2(t *testing.T, o GrepOptions) {
+	t.Helper()
+	gi := indexes
+	with, errW := Grep(o, nil)
+	set(nil)
+	without, errWO := Grep(o, nil)
+	indexes = gi
+	if fmt.Sprint(errW) != fmt.Sprint(errWO) || !reflect.DeepEqual(with, without) {
+		t.Fatalf("%+v:\nindexed   %+v (%v)\nunindexed %+v (%v)", o, with, errW, without, errWO)
+	}
+}
+
+func TestIndexMemoryCap(t *testing.T) {
+	// An index alone over the cap is not built, for good.
+	p := indexPolicy{eager: true, capMem: 2 << 10}
+	useIndex(t, &p)
+	root := tree(t, 200)
+	o := GrepOptions{Pattern: "alpha 7", Path: root}
+	compareIndexed2(t, o)
+	st := IndexStats()
+	if st.Roots != 0 || st.FallbackRoots[root] != idxTooLarge {
+		t.Fatalf("a root over the cap: %+v", st)
+	}
+	// Two roots that fit one at a time: the least recently used goes.
+	a, b := tree(t, 50), tree(t, 50)
+	p = indexPolicy{eager: true, capMem: 1 << 20}
+	set(&p)
+	Grep(GrepOptions{Pattern: "alpha 7", Path: a}, nil)
+	one := IndexStats().IndexBytes
+	p.capMem = one + one/2
+	set(&p)
+	Grep(GrepOptions{Pattern: "alpha 7", Path: a}, nil)
+	Grep(GrepOptions{Pattern: "alpha 7", Path: b}, nil)
+	st = IndexStats()
+	if st.Roots != 1 || st.Fallbacks[idxEvicted] != 1 || st.IndexBytes > p.capMem {
+		t.Fatalf("past the cap: %+v", st)
+	}
+	compareIndexed2(t, GrepOptions{Pattern: "alpha 7", Path: a})
+	compareIndexed2(t, GrepOptions{Pattern: "alpha 7", Path: b})
+}
+
+func TestIndexBuilderYieldsToForegroundCalls(t *testing.T) {
+	p := indexPolicy{capMem: 64 << 20}
+	useIndex(t, &p)
+	root := tree(t, 100)
+	o := GrepOptions{Pattern: "alpha 7", Path: root}
+	Grep(o, nil)
+	release := holdBuilder() // a foreground call in flight
+	Grep(o, nil)             // queues the build
+	for range 50 {
+		time.Sleep(time.Millisecond) // every chance to run, were it not waiting
+		if liveRoots() != 0 {
+			release()
+			t.Fatal("the builder built while a foreground call ran")
+		}
+	}
+	compareIndexed2(t, o) // answered meanwhile, without the index
+	release()
+	waitBuilder(t)
+	if liveRoots() != 1 {
+		t.Fatalf("not built once the foreground was idle: %+v", IndexStats())
+	}
+}
+
+// TestIndexConcurrentChurn greps from several goroutines while files change
+// and the index is built and rebuilt in the background (for the race
+// detector), then checks that the answers, once the writes stop, are those
+// of an unindexed grep.
+func TestIndexConcurrentChurn(t *testing.T) {
+	p := indexPolicy{capMem: 64 << 20}
+	useIndex(t, &p)
+	root := tree(t, 120)
+	o := GrepOptions{Pattern: "alpha 1|beta 2", Path: root}
+	Grep(o, nil)
+	Grep(o, nil)
+	waitBuilder(t)
+	if liveRoots() != 1 {
+		t.Fatal("not indexed")
+	}
+	before := IndexStats()
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	for g := range 3 {
+		wg.Go(func() {
+			for i := 0; ; i++ {
+				select {
+				case <-done:
+					return
+				default:
+				}
+				mode := []GrepMode{ModeContent, ModeCount, ModeFilesWithMatches}[(g+i)%3]
+				if _, err := Grep(GrepOptions{Pattern: "alpha 1|beta 2", Path: root, Mode: mode}, nil); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		})
+	}
+	for i := range 200 {
+		path := filepath.Join(root, fmt.Sprintf("d%d/f%03d.txt", i%5, (i*7)%120))
+		mustDo(t, os.WriteFile(path, []byte(fmt.Sprintf("alpha %d\nbeta %d\n", i*3, i)), 0o644))
+		if i%50 == 0 {
+			mustDo(t, os.MkdirAll(filepath.Join(root, fmt.Sprintf("n%d", i)), 0o755))
+			mustDo(t, os.WriteFile(filepath.Join(root, fmt.Sprintf("n%d/x.txt", i)), []byte("alpha 1\n"), 0o644))
+		}
+	}
+	close(done)
+	wg.Wait()
+	waitBuilder(t)
+	if st := IndexStats(); st.Queries == before.Queries || st.Reindexed == before.Reindexed {
+		t.Fatalf("the index served no grep during the churn: %+v", st)
+	}
+	for _, o := range grepCases(root) {
+		compareIndexed2(t, o)
+	}
+}

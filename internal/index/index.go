@@ -1,0 +1,217 @@
+package index
+
+import (
+	"bytes"
+	"slices"
+	"unicode/utf8"
+
+	"github.com/cespare/xxhash/v2"
+)
+
+// File flags.
+const (
+	// flagText: the file was read and its trigrams are in the postings.
+	flagText uint8 = 1 << iota
+	// flagBinary: the file was read and holds a NUL byte in its first
+	// BinaryPrefix bytes; its trigrams are kept in a Bloom filter
+	// (bloom.go), not in the posting lists. Grep's content and count modes
+	// search it and find nothing; filesWithMatches searches it unless the
+	// filter rules it out.
+	flagBinary
+)
+
+// BinaryPrefix is grep's binary rule: a NUL byte in a file's first
+// BinaryPrefix bytes makes the content and count modes find nothing in it.
+const BinaryPrefix = 64 << 10
+
+// pairsPerSegment bounds the (trigram, file) pairs a Builder sorts at once
+// (16 MiB of them).
+const pairsPerSegment = 1 << 21
+
+// Index is the immutable content index of a set of files.
+type Index struct {
+	paths []string // sorted
+	flags []uint8
+	// sums are the xxhash of each read file's content: an identical
+	// rewrite brings the file's entry back without reading its trigrams.
+	sums []uint64
+	// inos are the files' inode numbers (0: unknown), to find the other
+	// names of a file that gains a hard link.
+	inos []uint64
+	// blooms are the trigram filters of the binary files, by id.
+	blooms map[uint32]bloom
+	segs   []postings // by increasing id ranges
+	// Bytes is the content indexed (text files), Files the files listed.
+	Bytes int64
+	Files int
+}
+
+// Size is the memory held by ix, in bytes (an estimate of the strings').
+func (ix *Index) Size() int64 {
+	n := int64(cap(ix.flags)) + int64(cap(ix.sums))*8 + int64(cap(ix.inos))*8
+	for _, b := range ix.blooms {
+		n += int64(cap(b))*8 + 48
+	}
+	for i := range ix.segs {
+		n += ix.segs[i].size()
+	}
+	n += int64(cap(ix.paths)) * 16
+	for _, p := range ix.paths {
+		n += int64(len(p))
+	}
+	return n
+}
+
+// find returns the id of path, -1 when ix does not list it.
+func (ix *Index) find(path string) int {
+	i, ok := slices.BinarySearch(ix.paths, path)
+	if !ok {
+		return -1
+	}
+	return i
+}
+
+// Builder makes an Index from files given in path order.
+type Builder struct {
+	// Pause, when set, is called between steps of well under a
+	// millisecond of work: the builder waits there while the process has
+	// more urgent work.
+	Pause func()
+
+	paths  []string
+	flags  []uint8
+	sums   []uint64
+	inos   []uint64
+	blooms map[uint32]bloom
+	bsize  int64 // of the blooms
+	pairs  []uint64
+	tmp    []uint64 // sortPairs' scratch
+	segs   []postings
+	gs     gramSet
+	bytes  int64
+	size   int64 // of the segments so far
+}
+
+// Meta is what the index needs to know of a file beside its content.
+type Meta struct {
+	// Ino is the file's inode number (0: unknown).
+	Ino uint64
+	// Links is its hard link count. A file with more than one is never
+	// indexed: a write through another name is reported in that name's
+	// directory only.
+	Links uint64
+}
+
+// Add records the file path (its content data when ok; !ok: it could not
+// be read, and is left to grep). Paths must come in increasing order; a
+// path that is not valid UTF-8 is recorded as unread (grep names files by
+// their displayed path, which differs), and so is a file with hard links.
+func (b *Builder) Add(path string, data []byte, ok bool, m Meta) {
+	id := uint32(len(b.paths))
+	b.paths = append(b.paths, path)
+	b.inos = append(b.inos, m.Ino)
+	f := classify(path, data, ok && m.Links <= 1)
+	var sum uint64
+	if f != 0 {
+		sum = xxhash.Sum64(data)
+	}
+	b.sums = append(b.sums, sum)
+	if f == flagBinary {
+		if b.blooms == nil {
+			b.blooms = map[uint32]bloom{}
+		}
+		bl := newBloom(b.gs.ofPaused(data, b.Pause))
+		b.blooms[id] = bl
+		b.bsize += int64(cap(bl))*8 + 48
+	}
+	if f == flagText {
+		b.bytes += int64(len(data))
+		for _, t := range b.gs.ofPaused(data, b.Pause) {
+			b.pairs = append(b.pairs, uint64(t)<<32|uint64(id))
+		}
+		if len(b.pairs) >= pairsPerSegment {
+			b.flush()
+		}
+	}
+	b.flags = append(b.flags, f)
+}
+
+func (b *Builder) flush() {
+	if len(b.pairs) == 0 {
+		return
+	}
+	if cap(b.tmp) < len(b.pairs) {
+		b.tmp = make([]uint64, len(b.pairs), cap(b.pairs))
+	}
+	s := fromPairs(sortPairs(b.pairs, b.tmp[:len(b.pairs)], b.Pause), b.Pause)
+	b.segs = append(b.segs, s)
+	b.size += s.size()
+	b.pairs = b.pairs[:0]
+}
+
+// classify returns the flags of the file path with content data (ok: it
+// was read).
+func classify(path string, data []byte, ok bool) uint8 {
+	switch {
+	case !ok || !utf8.ValidString(path):
+		return 0
+	case bytes.IndexByte(data[:min(len(data), BinaryPrefix)], 0) >= 0:
+		return flagBinary
+	}
+	return flagText
+}
+
+// Size estimates the memory the finished index will hold.
+func (b *Builder) Size() int64 {
+	return b.size + b.bsize + int64(len(b.pairs))*5/4 + int64(len(b.paths))*40
+}
+
+// Finish returns the index of the files added.
+func (b *Builder) Finish() *Index {
+	b.flush()
+	ix := &Index{paths: slices.Clip(b.paths), flags: slices.Clip(b.flags), sums: slices.Clip(b.sums),
+		inos: slices.Clip(b.inos), blooms: b.blooms, segs: slices.Clip(b.segs),
+		Bytes: b.bytes, Files: len(b.paths)}
+	b.segs, b.pairs, b.tmp, b.gs, b.sums, b.inos, b.blooms = nil, nil, nil, gramSet{}, nil, nil, nil
+	return ix
+}
+
+// sortPairs sorts pairs (trigram<<32 | id) by trigram, keeping the order of
+// the ids of one trigram (they were added in increasing order): an LSD radix
+// sort in two passes of 12 bits, with tmp (as long as pairs) as scratch.
+func sortPairs(pairs, tmp []uint64, pause func()) []uint64 {
+	src, dst := pairs, tmp
+	var count [1<<12 + 1]int
+	for shift := uint(32); shift < 56; shift += 12 {
+		clear(count[:])
+		for lo := 0; lo < len(src); lo += pausePairs {
+			for _, x := range src[lo:min(len(src), lo+pausePairs)] {
+				count[(x>>shift)&0xFFF+1]++
+			}
+			pauseIf(pause)
+		}
+		for i := 1; i < len(count); i++ {
+			count[i] += count[i-1]
+		}
+		for lo := 0; lo < len(src); lo += pausePairs {
+			for _, x := range src[lo:min(len(src), lo+pausePairs)] {
+				b := (x >> shift) & 0xFFF
+				dst[count[b]] = x
+				count[b]++
+			}
+			pauseIf(pause)
+		}
+		src, dst = dst, src
+	}
+	return src
+}
+
+// pausePairs is how many pairs sortPairs and fromPairs handle between two
+// calls of their pause function.
+const pausePairs = 1 << 17
+
+func pauseIf(pause func()) {
+	if pause != nil {
+		pause()
+	}
+}

@@ -1,0 +1,497 @@
+package index
+
+import (
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/cespare/xxhash/v2"
+	"github.com/fscache/fscache/internal/watch"
+)
+
+// Freshness. A Live is the index of one watched root. It receives every
+// batch of change events its root's watcher yields, as the scan cache
+// drains them before answering any call (scancache.Listener), and Lost
+// when that watcher closes (overflow, watch limit, root gone, eviction):
+// from then on events may be missing and the Live answers nothing.
+//
+// Events are applied at once: a file named by an event (created, written,
+// truncated, deleted, renamed, its attributes changed), and every file
+// under a directory named by one (created, deleted, moved, its attributes
+// changed), loses its entry, so Plan says Fresh for it and grep searches
+// it as without an index. An entry is only ever made from content read
+// after the job that reads it has begun (Begin), and is kept only when no
+// event has named the file or a directory above it since then; an event
+// for a write is queued before the write returns, so any write after the
+// read names the file in an event that the next drain delivers, before the
+// next answer. So every entry a Plan uses is the content the file has when
+// the call's drain is done.
+
+// Decision is what Plan says of one file.
+type Decision uint8
+
+// The decisions.
+const (
+	// Fresh: the index has no current entry for the file; search it.
+	Fresh Decision = iota
+	// Search: the file may hold a match (or its content is unknown to the
+	// index); search it.
+	Search
+	// Skip: the file was read, holds no match, and is counted as searched.
+	Skip
+)
+
+// overFile is a file read again since the base was built.
+type overFile struct {
+	flags uint8
+	tris  []uint32
+	// sum is the content's xxhash; same says that the content is the
+	// base entry's (tris not read): Commit brings that entry back.
+	sum  uint64
+	same bool
+	ino  uint64
+	// linked: the file has other names (hard links).
+	linked bool
+	bloom  bloom // a binary file's trigrams
+}
+
+// Live is a root's index kept current from its watcher's events.
+type Live struct {
+	root string
+
+	mu    sync.Mutex
+	base  *Index
+	stale bitset // base ids without a current entry
+	over  map[string]*overFile
+	// overSize is the memory of over's trigram sets.
+	overSize int64
+	jobs     map[*Job]struct{}
+	lost     string
+	st       struct{ restored int64 }
+}
+
+// NewLive returns an empty Live for the root directory root (absolute,
+// canonical, as the scan cache's events name it).
+func NewLive(root string) *Live {
+	return &Live{root: root, over: map[string]*overFile{}, jobs: map[*Job]struct{}{}}
+}
+
+// Root returns the root directory.
+func (l *Live) Root() string { return l.root }
+
+// Events applies a batch of the root's change events (scancache.Listener).
+func (l *Live) Events(_ string, events []watch.Event) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	for _, ev := range events {
+		rel, ok := relOf(l.root, ev.Dir)
+		if !ok {
+			continue // an ancestor: ignore rules, the scan cache's business
+		}
+		switch {
+		case ev.Gone, ev.Name == "":
+			l.touch(rel, true)
+		case ev.IsDir:
+			l.touch(join(rel, ev.Name), true)
+		default:
+			l.touch(join(rel, ev.Name), false)
+		}
+	}
+}
+
+// Lost marks the Live as unusable: its watcher closed (scancache.Listener).
+func (l *Live) Lost(reason string) {
+	l.mu.Lock()
+	if l.lost == "" {
+		l.lost = reason
+	}
+	l.mu.Unlock()
+}
+
+// LostReason returns why the Live was lost, "" while it is current.
+func (l *Live) LostReason() string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.lost
+}
+
+// Touch drops the entries of the file or directory at the absolute path
+// abs (everything under the root when abs is the root or above it): what
+// invalidateFsScanCache(abs) does to an index, for changes no event
+// reports.
+func (l *Live) Touch(abs string) {
+	rel, ok := relOf(l.root, abs)
+	if !ok {
+		if _, above := relOf(abs, l.root); !above {
+			return
+		}
+		rel = ""
+	}
+	l.mu.Lock()
+	l.touch(rel, true)
+	l.mu.Unlock()
+}
+
+// touch drops the entries of rel (a file), or of everything under rel (a
+// directory, "" for the root), and records it in the running jobs. l.mu
+// held.
+func (l *Live) touch(rel string, dir bool) {
+	for j := range l.jobs {
+		if dir {
+			j.prefixes = append(j.prefixes, rel)
+		} else {
+			j.paths[rel] = struct{}{}
+		}
+	}
+	if !dir {
+		if of := l.over[rel]; of != nil {
+			l.overSize -= of.size()
+			delete(l.over, rel)
+		}
+		if l.base != nil {
+			if id := l.base.find(rel); id >= 0 {
+				l.stale.set(uint32(id))
+			}
+		}
+		return
+	}
+	if l.base != nil && rel != "" {
+		if id := l.base.find(rel); id >= 0 {
+			l.stale.set(uint32(id))
+		}
+	}
+	for p, of := range l.over {
+		if under(p, rel) {
+			l.overSize -= of.size()
+			delete(l.over, p)
+		}
+	}
+	if l.base == nil {
+		return
+	}
+	if rel == "" {
+		l.stale.fill(l.base.Files)
+		return
+	}
+	pre := rel + "/"
+	ps := l.base.paths
+	i, _ := slices.BinarySearch(ps, pre)
+	for ; i < len(ps) && strings.HasPrefix(ps[i], pre); i++ {
+		l.stale.set(uint32(i))
+	}
+}
+
+func (of *overFile) size() int64 { return int64(cap(of.tris))*4 + int64(cap(of.bloom))*8 + 64 }
+
+// under reports whether the relative path p is dir or lies below it.
+func under(p, dir string) bool {
+	return dir == "" || p == dir || strings.HasPrefix(p, dir) && p[len(dir)] == '/'
+}
+
+func relOf(root, path string) (string, bool) {
+	switch {
+	case path == root:
+		return "", true
+	case root == "/":
+		return path[1:], strings.HasPrefix(path, "/")
+	case strings.HasPrefix(path, root) && len(path) > len(root) && path[len(root)] == '/':
+		return path[len(root)+1:], true
+	}
+	return "", false
+}
+
+func join(dir, name string) string {
+	if dir == "" {
+		return name
+	}
+	return dir + "/" + name
+}
+
+// Job reads files for a Live: the whole root (Install) or a few files
+// (Commit). Events that arrive while it runs are recorded, and the files
+// they name are left out of what it installs.
+type Job struct {
+	l        *Live
+	paths    map[string]struct{}
+	prefixes []string
+	items    map[string]*overFile
+}
+
+// Begin starts a job; every file it reads must be read after Begin.
+func (l *Live) Begin() *Job {
+	j := &Job{l: l, paths: map[string]struct{}{}, items: map[string]*overFile{}}
+	l.mu.Lock()
+	l.jobs[j] = struct{}{}
+	l.mu.Unlock()
+	return j
+}
+
+// touched reports whether an event named rel since the job began. l.mu
+// held.
+func (j *Job) touched(rel string) bool {
+	if _, ok := j.paths[rel]; ok {
+		return true
+	}
+	for _, d := range j.prefixes {
+		if under(rel, d) {
+			return true
+		}
+	}
+	return false
+}
+
+var gramSets = sync.Pool{New: func() any { return new(gramSet) }}
+
+// Add records the content of the file rel, read after Begin (ok false:
+// it could not be read), to be installed by Commit. A file with hard links
+// is recorded as not indexed, and Commit drops the entries of its other
+// names (writes through this name were not reported in their directories).
+func (j *Job) Add(rel string, data []byte, ok bool, m Meta) {
+	of := &overFile{flags: classify(rel, data, ok && m.Links <= 1), ino: m.Ino, linked: m.Links > 1}
+	if of.flags != 0 {
+		of.sum = xxhash.Sum64(data)
+		l := j.l
+		l.mu.Lock()
+		if l.base != nil {
+			if id := l.base.find(rel); id >= 0 && l.base.flags[id] == of.flags && l.base.sums[id] == of.sum {
+				of.same = true // an identical rewrite: no re-index
+			}
+		}
+		l.mu.Unlock()
+	}
+	if of.flags != 0 && !of.same {
+		gs := gramSets.Get().(*gramSet)
+		if of.flags == flagText {
+			of.tris = slices.Clone(gs.of(data))
+			slices.Sort(of.tris)
+		} else {
+			of.bloom = newBloom(gs.of(data))
+		}
+		gramSets.Put(gs)
+	}
+	j.items[rel] = of
+}
+
+// Commit installs the files the job read into the overlay, except those an
+// event named since Begin, and ends the job.
+func (j *Job) Commit() {
+	l := j.l
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.jobs, j)
+	if l.lost != "" || l.base == nil {
+		return
+	}
+	for rel, of := range j.items {
+		if of.linked && of.ino != 0 {
+			l.dropIno(of.ino, rel)
+		}
+		if j.touched(rel) {
+			continue
+		}
+		if of.same {
+			// The base entry holds this content, unless Install replaced
+			// the base since Add: checked again.
+			if id := l.base.find(rel); id >= 0 && l.base.sums[id] == of.sum && l.base.flags[id] == of.flags {
+				l.stale.clear(uint32(id))
+				if old := l.over[rel]; old != nil {
+					l.overSize -= old.size()
+					delete(l.over, rel)
+				}
+				l.st.restored++
+				continue
+			}
+			continue // the base changed meanwhile: left Fresh
+		}
+		if old := l.over[rel]; old != nil {
+			l.overSize -= old.size()
+		}
+		l.over[rel] = of
+		l.overSize += of.size()
+		if id := l.base.find(rel); id >= 0 {
+			l.stale.set(uint32(id)) // the overlay has the current entry
+		}
+	}
+}
+
+// dropIno drops the entries of the files with inode ino but the name rel.
+// l.mu held.
+func (l *Live) dropIno(ino uint64, rel string) {
+	for i, x := range l.base.inos {
+		if x == ino && l.base.paths[i] != rel {
+			l.stale.set(uint32(i))
+		}
+	}
+	for p, of := range l.over {
+		if of.ino == ino && p != rel {
+			l.overSize -= of.size()
+			delete(l.over, p)
+		}
+	}
+}
+
+// Abort ends the job without installing anything.
+func (j *Job) Abort() {
+	j.l.mu.Lock()
+	delete(j.l.jobs, j)
+	j.l.mu.Unlock()
+}
+
+// Install makes ix, built by the job from files read after Begin, the base
+// of the Live, with the entries of the files an event named since Begin
+// marked stale, and ends the job.
+func (j *Job) Install(ix *Index) {
+	l := j.l
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	delete(l.jobs, j)
+	if l.lost != "" {
+		return
+	}
+	stale := newBitset(ix.Files)
+	for p := range j.paths {
+		if id := ix.find(p); id >= 0 {
+			stale.set(uint32(id))
+		}
+	}
+	for _, d := range j.prefixes {
+		if d == "" {
+			stale.fill(ix.Files)
+			break
+		}
+		pre := d + "/"
+		i, _ := slices.BinarySearch(ix.paths, pre)
+		for ; i < len(ix.paths) && strings.HasPrefix(ix.paths[i], pre); i++ {
+			stale.set(uint32(i))
+		}
+	}
+	// An overlay entry of a file the new base has current is redundant.
+	for p, of := range l.over {
+		if id := ix.find(p); id >= 0 && !stale.has(uint32(id)) {
+			l.overSize -= of.size()
+			delete(l.over, p)
+		} else if id >= 0 {
+			stale.set(uint32(id))
+		}
+	}
+	l.base, l.stale = ix, stale
+}
+
+// Ready reports whether the Live has a base and is not lost.
+func (l *Live) Ready() bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.base != nil && l.lost == ""
+}
+
+// LiveStats describes a Live.
+type LiveStats struct {
+	// Files and Bytes are the files listed and the content indexed;
+	// Size the memory held; Stale the base entries superseded or dropped;
+	// Overlay the files read again since the base was built.
+	Files          int
+	Bytes, Size    int64
+	Stale, Overlay int
+	// Restored counts the entries brought back by an identical rewrite
+	// (same content hash) without reading their trigrams.
+	Restored int64
+}
+
+// Stats returns the Live's figures now.
+func (l *Live) Stats() LiveStats {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	s := LiveStats{Overlay: len(l.over), Size: l.overSize, Restored: l.st.restored}
+	if l.base != nil {
+		s.Files, s.Bytes = l.base.Files, l.base.Bytes
+		s.Size += l.base.Size() + int64(cap(l.stale))*8
+		s.Stale = l.stale.count()
+	}
+	return s
+}
+
+// Plan is a Live's answer for one query, as of the moment it was made.
+type Plan struct {
+	base  *Index
+	stale bitset
+	match bitset // nil: every text file of base may match
+	over  map[string]Decision
+	fwm   bool
+	q     Query
+	cur   int
+	prev  string
+}
+
+// Plan returns the decisions for q, nil when the Live cannot answer (not
+// built yet, or lost). filesWithMatches is grep's mode of that name, where
+// binary files are searched too.
+func (l *Live) Plan(q Query, filesWithMatches bool) *Plan {
+	l.mu.Lock()
+	if l.base == nil || l.lost != "" {
+		l.mu.Unlock()
+		return nil
+	}
+	p := &Plan{base: l.base, stale: slices.Clone(l.stale), over: make(map[string]Decision, len(l.over)),
+		fwm: filesWithMatches, q: q}
+	for rel, of := range l.over {
+		p.over[rel] = p.decide(of.flags, func() bool {
+			if of.flags == flagBinary {
+				return q.mayBloom(of.bloom)
+			}
+			return q.match(of.tris)
+		})
+	}
+	l.mu.Unlock()
+	p.match = q.eval(p.base)
+	return p
+}
+
+func (p *Plan) decide(flags uint8, may func() bool) Decision {
+	switch {
+	case flags == flagText && !may():
+		return Skip
+	case flags == flagBinary && (!p.fwm || !may()):
+		return Skip
+	}
+	return Search
+}
+
+// Decide returns the decision for the file rel. Calls in increasing order
+// of rel are the fastest.
+func (p *Plan) Decide(rel string) Decision {
+	if d, ok := p.over[rel]; ok {
+		return d
+	}
+	ps := p.base.paths
+	if rel < p.prev {
+		p.cur = 0
+	}
+	p.prev = rel
+	if p.cur < len(ps) && ps[p.cur] < rel {
+		// Gallop, then search.
+		step := 1
+		for p.cur+step < len(ps) && ps[p.cur+step] < rel {
+			p.cur += step
+			step *= 2
+		}
+		p.cur += sortSearch(ps[p.cur:min(len(ps), p.cur+step+1)], rel)
+	}
+	if p.cur >= len(ps) || ps[p.cur] != rel {
+		return Fresh
+	}
+	id := uint32(p.cur)
+	if p.stale.has(id) {
+		return Fresh
+	}
+	return p.decide(p.base.flags[id], func() bool {
+		if p.base.flags[id] == flagBinary {
+			return p.q.mayBloom(p.base.blooms[id])
+		}
+		return p.match == nil || p.match.has(id)
+	})
+}
+
+func sortSearch(ps []string, rel string) int {
+	i, _ := slices.BinarySearch(ps, rel)
+	return i
+}

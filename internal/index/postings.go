@@ -1,0 +1,101 @@
+package index
+
+import (
+	"encoding/binary"
+	"sort"
+)
+
+// postings maps trigrams to the sorted ids of the files holding them. Each
+// list is stored in blob as the varint deltas of its ids plus one (the first
+// delta is id+1); tris is sorted and ends[i] is where the list of tris[i]
+// ends (it starts where the previous one ends).
+type postings struct {
+	tris []uint32
+	ends []uint32
+	blob []byte
+}
+
+// size is the memory the postings hold, in bytes.
+func (p *postings) size() int64 {
+	return int64(cap(p.tris))*4 + int64(cap(p.ends))*4 + int64(cap(p.blob))
+}
+
+// list returns the encoded list of t, nil when no file holds t.
+func (p *postings) list(t uint32) []byte {
+	i := sort.Search(len(p.tris), func(i int) bool { return p.tris[i] >= t })
+	if i == len(p.tris) || p.tris[i] != t {
+		return nil
+	}
+	start := uint32(0)
+	if i > 0 {
+		start = p.ends[i-1]
+	}
+	return p.blob[start:p.ends[i]]
+}
+
+// decodeInto adds the ids of an encoded list to b.
+func decodeInto(list []byte, b bitset) {
+	id := uint64(0)
+	for len(list) > 0 {
+		d, n := binary.Uvarint(list)
+		list = list[n:]
+		id += d
+		b.set(uint32(id - 1))
+	}
+}
+
+// encoder appends lists to a postings, trigram by trigram in increasing
+// order, ids in increasing order.
+type encoder struct {
+	p    postings
+	cur  uint32
+	last uint64 // last id + 1 of the current list; 0 before its first
+	open bool
+}
+
+// put appends id to the list of t.
+func (e *encoder) put(t, id uint32) {
+	if !e.open || t != e.cur {
+		e.close()
+		e.cur, e.last, e.open = t, 0, true
+	}
+	e.p.blob = binary.AppendUvarint(e.p.blob, uint64(id)+1-e.last)
+	e.last = uint64(id) + 1
+}
+
+func (e *encoder) close() {
+	if e.open {
+		e.p.tris = append(e.p.tris, e.cur)
+		e.p.ends = append(e.p.ends, uint32(len(e.p.blob)))
+		e.open = false
+	}
+}
+
+// done returns the postings, trimmed to their length.
+func (e *encoder) done() postings {
+	e.close()
+	p := e.p
+	p.tris = append([]uint32(nil), p.tris...)
+	p.ends = append([]uint32(nil), p.ends...)
+	p.blob = append([]byte(nil), p.blob...)
+	return p
+}
+
+// fromPairs encodes pairs (trigram<<32 | id), sorted, calling pause (when
+// not nil) every pausePairs pairs.
+func fromPairs(pairs []uint64, pause func()) postings {
+	var e encoder
+	e.p.blob = make([]byte, 0, len(pairs)+len(pairs)/4)
+	var prev uint64 = ^uint64(0)
+	for i, x := range pairs {
+		if i%pausePairs == pausePairs-1 {
+			pauseIf(pause)
+		}
+		if x == prev {
+			continue
+		}
+		prev = x
+		e.put(uint32(x>>32), uint32(x))
+	}
+	return e.done()
+}

@@ -1,0 +1,165 @@
+package index
+
+import (
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/fscache/fscache/internal/search"
+)
+
+// Query is a search.Need in trigrams: a literal is the AND of its folded
+// trigrams.
+type Query struct {
+	op   search.NeedOp
+	tris []uint32 // NeedLit
+	subs []Query
+}
+
+// MinLit is the shortest literal a Query can use.
+const MinLit = 3
+
+// Compile turns n into a Query.
+func Compile(n search.Need) Query {
+	switch n.Op {
+	case search.NeedLit:
+		if len(n.Lit) < MinLit {
+			return Query{}
+		}
+		return Query{op: search.NeedLit, tris: gramsOf(n.Lit)}
+	case search.NeedAnd, search.NeedOr:
+		q := Query{op: n.Op}
+		for _, s := range n.Subs {
+			q.subs = append(q.subs, Compile(s))
+		}
+		return q
+	}
+	return Query{}
+}
+
+// All reports whether q rules nothing out.
+func (q Query) All() bool {
+	switch q.op {
+	case search.NeedLit:
+		return len(q.tris) == 0
+	case search.NeedAnd:
+		for _, s := range q.subs {
+			if !s.All() {
+				return false
+			}
+		}
+		return true
+	case search.NeedOr:
+		for _, s := range q.subs {
+			if s.All() {
+				return true
+			}
+		}
+		return len(q.subs) == 0
+	}
+	return true
+}
+
+// eval returns the files of ix that may satisfy q (n = ix's file count),
+// or nil for all of them.
+func (q Query) eval(ix *Index) bitset {
+	n := ix.Files
+	switch q.op {
+	case search.NeedLit:
+		var out bitset
+		for _, t := range q.tris {
+			b := newBitset(n)
+			for i := range ix.segs {
+				decodeInto(ix.segs[i].list(t), b)
+			}
+			if out == nil {
+				out = b
+			} else {
+				out.and(b)
+			}
+		}
+		return out
+	case search.NeedAnd:
+		var out bitset
+		for _, s := range q.subs {
+			b := s.eval(ix)
+			if b == nil {
+				continue
+			}
+			if out == nil {
+				out = b
+			} else {
+				out.and(b)
+			}
+		}
+		return out
+	case search.NeedOr:
+		if len(q.subs) == 0 {
+			return nil
+		}
+		out := newBitset(n)
+		for _, s := range q.subs {
+			b := s.eval(ix)
+			if b == nil {
+				return nil
+			}
+			out.or(b)
+		}
+		return out
+	}
+	return nil
+}
+
+// match reports whether a file with the sorted trigrams tris may satisfy q.
+func (q Query) match(tris []uint32) bool {
+	switch q.op {
+	case search.NeedLit:
+		for _, t := range q.tris {
+			if _, ok := slices.BinarySearch(tris, t); !ok {
+				return false
+			}
+		}
+		return true
+	case search.NeedAnd:
+		for _, s := range q.subs {
+			if !s.match(tris) {
+				return false
+			}
+		}
+		return true
+	case search.NeedOr:
+		for _, s := range q.subs {
+			if s.match(tris) {
+				return true
+			}
+		}
+		return len(q.subs) == 0
+	}
+	return true
+}
+
+// String renders q for tests and debugging.
+func (q Query) String() string {
+	switch q.op {
+	case search.NeedLit:
+		var b strings.Builder
+		for i, t := range q.tris {
+			if i > 0 {
+				b.WriteByte('&')
+			}
+			b.WriteString(strconv.Quote(string([]byte{byte(t >> 16), byte(t >> 8), byte(t)})))
+		}
+		return b.String()
+	case search.NeedAnd, search.NeedOr:
+		parts := make([]string, len(q.subs))
+		for i, s := range q.subs {
+			parts[i] = s.String()
+		}
+		op := "and"
+		if q.op == search.NeedOr {
+			op = "or"
+		}
+		return op + "(" + strings.Join(parts, " ") + ")"
+	}
+	return "all"
+}

@@ -1,0 +1,13 @@
+/*
+ * Types of the overlay: every declaration of the real @oh-my-pi/pi-natives
+ * (installed beside it as @oh-my-pi/pi-natives-real), so code written against
+ * pi-natives type-checks unchanged. glob, fuzzyFind, grep,
+ * invalidateFsScanCache, listWorkspace, FileType and GrepOutputMode keep
+ * pi-natives' declarations (fscache's are field for field the same, and its
+ * enums have the same values); cacheStats is fscache's addition.
+ *
+ * index.d.cts is an identical copy for `require` callers.
+ */
+export * from "@oh-my-pi/pi-natives-real";
+export { cacheStats } from "fscache";
+export type { CacheStats } from "fscache";

@@ -1,0 +1,1 @@
+export * from "@oh-my-pi/pi-natives-real/vcs";

@@ -1,0 +1,141 @@
+#!/usr/bin/env bash
+# run.sh GIT_DIR REV WORKDIR: the coding agent's own tests, with the real
+# pi-natives and with fscache's overlay in its place, compared per test.
+#
+#   GIT_DIR   a bare git directory of the oh-my-pi monorepo (the search tool's
+#             `fetch` of a snapshot gives one under /work/.mirror/)
+#   REV       a tag or commit of it, e.g. v14.9.9 or v17.3.5
+#   WORKDIR   outside this repository, e.g. /work/agent-run/v17.3.5
+#
+# Steps (each done once; delete WORKDIR/<step> to redo it):
+#   src/            the tree of REV (export.mjs), then `bun install --ignore-scripts`
+#                   and the generated sources tests import (gen:tool-views,
+#                   generate-docs-index)
+#   published/      npm install of @oh-my-pi/pi-natives@<the version of REV's
+#                   packages/natives>: its linux-x64 addon is copied into
+#                   src/packages/natives/native/, which has none
+#   side-overlay/   npm install of dist/fscache-pi-natives-*.tgz as
+#                   @oh-my-pi/pi-natives, its @oh-my-pi/pi-natives-real then
+#                   pointed at src/packages/natives
+#   tests.txt       the test files that exercise glob, fuzzyFind, grep,
+#                   invalidateFsScanCache, listWorkspace (select.mjs)
+#   results/<side>/ one `bun test` per file and side, with a timeout, JUnit report
+# then compare.mjs prints per-file, per-side counts and every differing test.
+#
+# node_modules/@oh-my-pi/pi-natives is pointed at one side, then the other,
+# and is left pointing at the workspace's packages/natives (the real side).
+#
+# Environment: BUN (default: this repository's bindings/node bun), DIST (the
+# directory of `make dist`, default dist/), TEST_TIMEOUT (seconds per test
+# file, default 300), FILES (a file of test paths instead of tests.txt),
+# SIDES (default "real overlay"). Needs node, npm and git. Not run by CI.
+set -euo pipefail
+[[ $# -eq 3 ]] || { sed -n '2,30p' "$0"; exit 2; }
+git_dir=$(realpath "$1") rev=$2 work=$3
+here=$(cd "$(dirname "$0")" && pwd)
+top=$(cd "$here/../.." && pwd)
+bun=${BUN:-$top/bindings/node/node_modules/.bin/bun}
+dist=$(realpath "${DIST:-$top/dist}")
+timeout_s=${TEST_TIMEOUT:-300}
+sides=${SIDES:-real overlay}
+mkdir -p "$work"
+work=$(realpath "$work")
+case "$work/" in "$top/"*) echo "run.sh: WORKDIR must be outside the repository" >&2; exit 2 ;; esac
+[[ -x "$bun" ]] || { echo "run.sh: no bun at $bun (make node-deps, or set BUN)" >&2; exit 2; }
+overlay_tgz=$(ls "$dist"/fscache-pi-natives-*.tgz 2>/dev/null | head -1)
+[[ -n "$overlay_tgz" ]] || { echo "run.sh: no overlay tarball in $dist: run make dist" >&2; exit 2; }
+version=$(basename "$overlay_tgz" .tgz); version=${version#fscache-pi-natives-}
+src=$work/src
+# The agent's scripts and some of its tests run `bun` by name.
+mkdir -p "$work/bin"
+ln -sfn "$(realpath "$bun")" "$work/bin/bun"
+export PATH=$work/bin:$PATH
+
+# 1. The tree and its dependencies.
+if [[ ! -f $src/.exported ]]; then
+	rm -rf "$src"
+	node "$here/export.mjs" "$git_dir" "$rev" "$src"
+	touch "$src/.exported"
+fi
+if [[ ! -f $src/.installed ]]; then
+	(cd "$src" && "$bun" install --ignore-scripts)
+	# Generated sources the tests import: the HTML export's tool views (17.x
+	# on), the docs index (14.x; later versions generate it themselves).
+	for script in gen:tool-views generate-docs-index; do
+		if grep -q "\"$script\"" "$src/packages/coding-agent/package.json"; then
+			(cd "$src/packages/coding-agent" && "$bun" run "$script")
+		fi
+	done
+	touch "$src/.installed"
+fi
+natives=$(node -p "require('$src/packages/natives/package.json').version")
+echo "run.sh: $rev, pi-natives $natives, bun $("$bun" --version), fscache overlay $version"
+
+# 2. The two sides. The tree's packages/natives has the JavaScript of REV but
+# no addon (it is built from Rust): the published addon of the same version
+# is copied into it. Side "real" is that package, as the workspace links it;
+# side "overlay" is the overlay package, its @oh-my-pi/pi-natives-real
+# pointed at that same package. Both sides run REV's own pi-natives JavaScript
+# and the same addon; only glob & co. differ.
+side_install() { # DIR PACKAGE_JSON
+	if [[ ! -f $1/.installed ]]; then
+		rm -rf "$1" && mkdir -p "$1"
+		printf '%s\n' "$2" >"$1/package.json"
+		(cd "$1" && npm install --no-audit --no-fund --loglevel=error)
+		touch "$1/.installed"
+	fi
+}
+side_install "$work/published" "{\"name\":\"published\",\"private\":true,\"dependencies\":{\"@oh-my-pi/pi-natives\":\"$natives\"}}"
+addons=$(find "$work/published/node_modules/@oh-my-pi" -name 'pi_natives.linux-x64*.node')
+[[ -n $addons ]] || { echo "run.sh: no linux-x64 addon in the published pi-natives $natives" >&2; exit 1; }
+cp $addons "$src/packages/natives/native/"
+side_install "$work/side-overlay" "{\"name\":\"side-overlay\",\"private\":true,
+  \"dependencies\":{\"@oh-my-pi/pi-natives\":\"file:$overlay_tgz\",\"@oh-my-pi/pi-natives-real\":\"npm:@oh-my-pi/pi-natives@$natives\"},
+  \"overrides\":{\"fscache\":\"file:$dist/fscache-$version.tgz\",\"fscache-linux-x64-gnu\":\"file:$dist/fscache-linux-x64-gnu-$version.tgz\"}}"
+rm -rf "$work/side-overlay/node_modules/@oh-my-pi/pi-natives-real"
+ln -s "$src/packages/natives" "$work/side-overlay/node_modules/@oh-my-pi/pi-natives-real"
+
+link=$src/node_modules/@oh-my-pi/pi-natives
+point_at() { # SIDE
+	rm -rf "$link"
+	if [[ $1 == real ]]; then
+		ln -s ../../packages/natives "$link"
+	else
+		ln -s "$work/side-overlay/node_modules/@oh-my-pi/pi-natives" "$link"
+	fi
+	# What the agent's packages now load: fscache's glob (cacheStats) or not.
+	local got
+	got=$(cd "$src/packages/coding-agent" && "$bun" -e 'const m = await import("@oh-my-pi/pi-natives"); console.log(typeof m.cacheStats === "function" ? "overlay" : "real", Object.keys(m).length, typeof m.visibleWidth === "function" && m.visibleWidth("ab", 8) === 2 ? "addon-ok" : "addon-missing")')
+	echo "run.sh: side $1: @oh-my-pi/pi-natives is $got"
+	[[ $got == "$1 "*" addon-ok" ]] || { echo "run.sh: expected the $1 side with its addon, got $got" >&2; exit 1; }
+}
+
+# 3. The tests.
+tests=${FILES:-$work/tests.txt}
+if [[ -z ${FILES:-} ]]; then
+	node "$here/select.mjs" "$src" --why >"$work/tests-why.txt"
+	cut -f1 "$work/tests-why.txt" >"$tests"
+fi
+echo "run.sh: $(wc -l <"$tests") test files (list: $tests)"
+
+# 4. Each file on each side, alone, with a timeout (a hang is recorded).
+for side in $sides; do
+	point_at "$side"
+	out=$work/results/$side
+	rm -rf "$out"
+	mkdir -p "$out" "$work/home-$side"
+	while read -r file; do
+		[[ -n $file ]] || continue
+		pkg=${file%%/test/*} rel=${file#*/test/}
+		mkdir -p "$(dirname "$out/$file")"
+		rc=0
+		(cd "$src/$pkg" && HOME=$work/home-$side timeout -k 10 "$timeout_s" "$bun" test "./test/$rel" \
+			--reporter=junit --reporter-outfile="$out/$file.xml") </dev/null >"$out/$file.log" 2>&1 || rc=$?
+		if [[ $rc -eq 124 || $rc -eq 137 ]]; then echo timeout >"$out/$file.status"; else echo "rc=$rc" >"$out/$file.status"; fi
+		printf '%-8s %-70s %s\n' "$side" "$file" "$(cat "$out/$file.status")"
+	done <"$tests"
+done
+point_at real
+
+# 5. The comparison.
+node "$here/compare.mjs" "$work/results" | tee "$work/compare.txt"
