@@ -15,7 +15,7 @@
 #   make uninstall PREFIX=...
 #   make vet-cross       go vet for darwin and windows (part of make test)
 #   make windows         the Windows DLL and the C test, cross-built with mingw-w64
-#                        (not run: see the README's platform table)
+#                        (run under wine by make test-windows: mk/platforms.mk)
 #
 # Downloads (the arm64 Node, pi-natives and npm's other downloads for test-dist)
 # are cached in FSCACHE_CACHE; Debian packages are installed when missing.
@@ -102,10 +102,8 @@ $(ARM64_NODE):
 # ----------------------------------------------------------------- windows
 
 # The DLL and the C test, cross-built, so that a change that breaks the
-# Windows build fails here. They are not run: Go's Windows runtime (1.22 on)
-# needs bcryptprimitives.dll's ProcessPrng, which Debian 12's wine 8.0 does
-# not have, so any Go DLL aborts under it before the test's main runs. The
-# release workflow runs the test on a Windows runner.
+# Windows build fails here. mk/platforms.mk runs them under wine
+# (make test-windows) and packs them with the addon.
 
 $(WIN_DLL): $(GO_SRC)
 	@$(ENSURE_DEBS) gcc-mingw-w64-x86-64
@@ -136,7 +134,7 @@ dist: $(LIB) $(NODE_ADDON) arm64 check-version
 	rm -rf $(DIST) && mkdir -p $(DIST)
 	$(NODE) packaging/stage-npm.mjs --version $(VERSION) --out $(DIST) \
 	  --platform linux-x64-gnu=$(NODE_ADDON)=$(LIB)=$(SONAME) \
-	  --platform linux-arm64-gnu=$(ARM64_ADDON)=$(ARM64_LIB)=$(SONAME) --overlay
+	  --platform linux-arm64-gnu=$(ARM64_ADDON)=$(ARM64_LIB)=$(SONAME) --overlay $(NPM_PLATFORMS)
 	$(call sdk-archive,linux-x64,$(LIB))
 	$(call sdk-archive,linux-arm64,$(ARM64_LIB))
 	@ls -l $(DIST)/*.tgz $(DIST)/*.tar.gz

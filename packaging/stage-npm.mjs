@@ -29,6 +29,8 @@ const NODE_DIR = path.join(TOP, "bindings", "node");
 export const PLATFORMS = {
   "linux-x64-gnu": { os: ["linux"], cpu: ["x64"], libc: ["glibc"] },
   "linux-arm64-gnu": { os: ["linux"], cpu: ["arm64"], libc: ["glibc"] },
+  "linux-x64-musl": { os: ["linux"], cpu: ["x64"], libc: ["musl"] },
+  "linux-arm64-musl": { os: ["linux"], cpu: ["arm64"], libc: ["musl"] },
   "darwin-x64": { os: ["darwin"], cpu: ["x64"] },
   "darwin-arm64": { os: ["darwin"], cpu: ["arm64"] },
   "win32-x64-msvc": { os: ["win32"], cpu: ["x64"] },

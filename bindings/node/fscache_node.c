@@ -52,7 +52,11 @@
 #define NAPI_VERSION 8
 #include <node_api.h>
 
+#ifdef _WIN32
+#include "win32_threads.h" /* the pthread calls below, on Win32's primitives */
+#else
 #include <pthread.h>
+#endif
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -441,8 +445,17 @@ static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 
 static int flush_locked(call *c, int wait);
 
+/* The clock of the timed waits' deadlines. macOS has no
+ * pthread_condattr_setclock: there, deadlines are on CLOCK_REALTIME (a clock
+ * step only makes one flush early or late). */
+#ifdef __APPLE__
+#define COND_CLOCK CLOCK_REALTIME
+#else
+#define COND_CLOCK CLOCK_MONOTONIC
+#endif
+
 static void deadline_after(struct timespec *ts, uint64_t ns) {
-  clock_gettime(CLOCK_MONOTONIC, ts);
+  clock_gettime(COND_CLOCK, ts);
   ts->tv_sec += (time_t)(ns / 1000000000ull);
   ts->tv_nsec += (long)(ns % 1000000000ull);
   if (ts->tv_nsec >= 1000000000L) {
@@ -451,13 +464,17 @@ static void deadline_after(struct timespec *ts, uint64_t ns) {
   }
 }
 
-/* Condition variables on CLOCK_MONOTONIC, for timed waits. */
+/* Condition variables on COND_CLOCK, for timed waits. */
 static void cond_init_monotonic(pthread_cond_t *cv) {
+#ifdef __APPLE__
+  pthread_cond_init(cv, NULL);
+#else
   pthread_condattr_t attr;
   pthread_condattr_init(&attr);
   pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
   pthread_cond_init(cv, &attr);
   pthread_condattr_destroy(&attr);
+#endif
 }
 
 static void globals_init_once(void) { cond_init_monotonic(&g_cv); }

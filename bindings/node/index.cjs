@@ -30,18 +30,40 @@ const path = require("node:path");
 // the one that fits.
 function isMusl() {
   if (process.platform !== "linux") return false;
+  // 1. The process report: glibc's version when the runtime runs on glibc;
+  //    else the musl loader among the loaded objects (as napi-rs does).
+  //    The report leaves out network details (no lookups); the setting is put back.
   try {
-    const report = process.report && typeof process.report.getReport === "function" ? process.report.getReport() : null;
-    const header = report && (typeof report === "string" ? JSON.parse(report) : report).header;
-    if (header && typeof header.glibcVersionRuntime === "string") return false;
+    const rep = process.report;
+    if (rep && typeof rep.getReport === "function") {
+      const hadExclude = "excludeNetwork" in rep ? rep.excludeNetwork : undefined;
+      if (hadExclude === false) rep.excludeNetwork = true;
+      let report;
+      try {
+        report = rep.getReport();
+      } finally {
+        if (hadExclude === false) rep.excludeNetwork = false;
+      }
+      if (typeof report === "string") report = JSON.parse(report);
+      if (report && report.header && typeof report.header.glibcVersionRuntime === "string") return false;
+      if (report && Array.isArray(report.sharedObjects) && report.sharedObjects.some((f) => /(^|\/)(ld-musl-|libc\.musl-)/.test(f))) {
+        return true;
+      }
+    }
   } catch {
     // fall through to the file checks
   }
+  // 2. ldd: a script that runs musl's loader on musl systems.
   try {
     return fs.readFileSync("/usr/bin/ldd", "latin1").includes("musl");
   } catch {
-    return fs.existsSync(`/lib/ld-musl-${process.arch === "x64" ? "x86_64" : "aarch64"}.so.1`);
+    // no ldd (a minimal image)
   }
+  // 3. musl's loader, when glibc's is not there too (a glibc system may have
+  //    musl installed beside it).
+  const musl = `/lib/ld-musl-${process.arch === "x64" ? "x86_64" : "aarch64"}.so.1`;
+  const glibc = process.arch === "x64" ? "/lib64/ld-linux-x86-64.so.2" : "/lib/ld-linux-aarch64.so.1";
+  return fs.existsSync(musl) && !fs.existsSync(glibc);
 }
 
 /** The platform triple of this process, as the platform packages name it. */

@@ -237,7 +237,11 @@ int main(void) {
 	fscache_free(NULL);
 
 	char cmd[600];
+#ifdef _WIN32
+	snprintf(cmd, sizeof cmd, "rmdir /s /q \"%s\"", root);
+#else
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", root);
+#endif
 	if (system(cmd) != 0)
 		fprintf(stderr, "warning: could not remove %s\n", root);
 

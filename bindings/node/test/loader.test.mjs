@@ -77,3 +77,30 @@ it("finds the platform package in node_modules, with the library beside the addo
     fs.rmSync(dir, { recursive: true, force: true });
   }
 });
+
+it("on Linux, a process whose report names musl's loader and no glibc asks for the -musl package", () => {
+  const dir = lonelyCopy();
+  try {
+    const env = { ...process.env };
+    delete env.FSCACHE_NODE_ADDON;
+    const report = { header: { osName: "Linux" }, sharedObjects: [`/lib/ld-musl-${process.arch === "x64" ? "x86_64" : "aarch64"}.so.1`] };
+    const script =
+      `Object.defineProperty(process, "report", { value: { getReport: () => (${JSON.stringify(report)}) }, configurable: true });` +
+      `Object.defineProperty(process, "platform", { value: "linux" });` +
+      `require(${JSON.stringify(path.join(dir, "pkg", "index.cjs"))});`;
+    const r = spawnSync(process.execPath, ["-e", script], { env, encoding: "utf8", cwd: dir });
+    assert.notEqual(r.status, 0);
+    assert.match(r.stderr, new RegExp(`no native addon for linux-${process.arch}-musl`));
+    assert.match(r.stderr, new RegExp(`package fscache-linux-${process.arch}-musl: not installed`));
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+it("the loader leaves process.report's excludeNetwork as it found it", () => {
+  if (!process.report || !("excludeNetwork" in process.report)) return; // a runtime without the setting: nothing to leave
+  const script = `require(${JSON.stringify(indexCjs)}); console.log(String(process.report.excludeNetwork))`;
+  const r = spawnSync(process.execPath, ["-e", script], { env: { ...process.env, FSCACHE_NODE_ADDON: addon }, encoding: "utf8" });
+  assert.equal(r.status, 0, r.stderr);
+  assert.equal(r.stdout.trim(), "false");
+});

@@ -1,0 +1,62 @@
+#!/usr/bin/env bash
+# check-macho.sh ARCH LIB ADDON HEADER
+#
+# Checks the macOS binaries (libfscache.dylib and the addon, cross-built by
+# mk/platforms.mk, as packed by make dist) without a Mac, with LLVM's tools:
+#   - both are 64-bit Mach-O dylibs of ARCH (x64 or arm64);
+#   - the library's install name is @rpath/libfscache.dylib, it exports every
+#     function HEADER declares, and it needs nothing but libSystem (and, on
+#     arm64, CoreFoundation, which Go's runtime/cgo links there);
+#   - the addon exports napi_register_module_v1, loads @rpath/libfscache.dylib
+#     through an @loader_path rpath, takes every fscache_* symbol from it and
+#     leaves every napi_* symbol to the host (flat namespace, as
+#     -undefined dynamic_lookup does);
+#   - on arm64 both carry a code signature (an ad-hoc one: Apple silicon
+#     refuses to run unsigned code).
+# Prints what it checked; exits non-zero on the first failure.
+set -euo pipefail
+arch=$1 lib=$2 addon=$3 header=$4
+nm=${LLVM_NM:-llvm-nm} objdump=${LLVM_OBJDUMP:-llvm-objdump}
+case $arch in
+x64) cputype=X86_64 ;;
+arm64) cputype=ARM64 ;;
+*) echo "check-macho: unknown arch $arch" >&2; exit 2 ;;
+esac
+fail() { echo "check-macho $arch: $*" >&2; exit 1; }
+
+for f in "$lib" "$addon"; do
+	hdr=$($objdump --macho --private-header "$f" | awk '$1 == "MH_MAGIC_64" {print $2, $5}')
+	[ "$hdr" = "$cputype DYLIB" ] || fail "$f: want a 64-bit $cputype dylib, got '${hdr:-not Mach-O 64}'"
+	if [ "$arch" = arm64 ]; then
+		$objdump --macho --private-headers "$f" | grep -q 'cmd LC_CODE_SIGNATURE' || fail "$f: no code signature"
+	fi
+done
+
+# The C ABI: every function of the header, defined and exported.
+want=$(grep -oE '\bfscache_[a-z_0-9]+\(' "$header" | tr -d '(' | sort -u)
+[ "$(echo "$want" | wc -l)" -ge 8 ] || fail "found only $(echo "$want" | wc -l) functions in $header"
+exports=$($nm -gU --just-symbol-name "$lib" | sed 's/^_//' | sort -u)
+missing=$(comm -23 <(echo "$want") <(echo "$exports"))
+[ -z "$missing" ] || fail "$lib does not export: $missing"
+id=$($objdump --macho --dylib-id "$lib" | tail -n1)
+[ "$id" = "@rpath/libfscache.dylib" ] || fail "$lib: install name $id"
+deps=$($objdump --macho --dylibs-used "$lib" | tail -n +2 | awk '{print $1}' | grep -vx '@rpath/libfscache.dylib' | sort)
+allowed="/usr/lib/libSystem.B.dylib"
+[ "$arch" = arm64 ] && allowed=$(printf '%s\n%s' "/System/Library/Frameworks/CoreFoundation.framework/Versions/A/CoreFoundation" "$allowed")
+[ "$deps" = "$allowed" ] || fail "$lib needs: $deps"
+
+# The addon.
+$nm -gU --just-symbol-name "$addon" | grep -qx _napi_register_module_v1 || fail "$addon does not export napi_register_module_v1"
+$objdump --macho --dylibs-used "$addon" | grep -q '^[[:space:]]*@rpath/libfscache.dylib ' || fail "$addon does not load @rpath/libfscache.dylib"
+rpaths=$($objdump --macho --rpaths "$addon" | tail -n +2)
+[ "$rpaths" = "@loader_path" ] || fail "$addon: rpaths '$rpaths', want @loader_path"
+binds=$($objdump --macho --bind --lazy-bind --weak-bind "$addon" | awk '$NF ~ /^_(napi|fscache)_/ {print $(NF-1), $NF}' | sort -u)
+bad=$(echo "$binds" | awk '($2 ~ /^_napi_/ && $1 != "flat-namespace") || ($2 ~ /^_fscache_/ && $1 != "libfscache")')
+[ -z "$bad" ] || fail "$addon binds wrongly: $bad"
+napi=$(echo "$binds" | grep -c ' _napi_' || true)
+[ "$napi" -ge 10 ] || fail "$addon: only $napi Node-API imports bound to the host"
+imported=$(echo "$binds" | awk '$2 ~ /^_fscache_/ {sub(/^_/, "", $2); print $2}' | sort -u)
+notexported=$(comm -23 <(echo "$imported") <(echo "$exports"))
+[ -z "$notexported" ] || fail "$addon imports what $lib does not export: $notexported"
+
+echo "check-macho $arch: ok: $(echo "$want" | wc -l) C functions exported by @rpath/libfscache.dylib; addon exports napi_register_module_v1, $napi Node-API imports left to the host, $(echo "$imported" | wc -l) taken from the library, rpath @loader_path$([ "$arch" = arm64 ] && echo ', both signed')"
