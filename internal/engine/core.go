@@ -165,7 +165,8 @@ func checkDir(p string, m dirMessages) (string, error) {
 	if real, err := filepath.EvalSymlinks(abs); err == nil {
 		abs = real
 	}
-	return abs, nil
+	// '/'-separated, as every path of the walk and the cache (Windows).
+	return filepath.ToSlash(abs), nil
 }
 
 // start begins a directory operation: it makes the cancel token, fails at

@@ -13,6 +13,7 @@ import (
 	"bufio"
 	"os"
 	"os/user"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"syscall"
@@ -110,13 +111,15 @@ func NewRoot(root string) *Dir {
 	// The physical working directory, like Rust's current_dir (os.Getwd
 	// would prefer a symlinked $PWD).
 	if wd, err := syscall.Getwd(); err == nil {
-		sh.cwd = strings.TrimSuffix(wd, "/")
+		sh.cwd = strings.TrimSuffix(filepath.ToSlash(wd), "/")
 		if data, ok := readGlobalExcludes(); ok {
 			sh.global = parseRuleFile(sh.cwd, data)
 		}
 	}
-	d := (&Dir{shared: sh}).load("", MarkAll)
-	for _, comp := range strings.Split(root, "/") {
+	// The file system's root is "" (Unix) or the volume ("C:", Windows).
+	vol := filepath.VolumeName(root)
+	d := (&Dir{shared: sh}).load(vol, MarkAll)
+	for _, comp := range strings.Split(root[len(vol):], "/") {
 		if comp != "" {
 			d = d.load(d.path+"/"+comp, MarkAll)
 		}

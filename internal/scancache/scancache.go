@@ -364,18 +364,19 @@ func (c *Cache) Invalidate(path string) {
 // Canonical resolves p against the working directory and canonicalises it,
 // falling back to the canonical parent plus the name when p does not exist.
 func Canonical(p string) string {
+	// '/'-separated, as the roots it is compared with (Windows).
 	abs, err := filepath.Abs(p)
 	if err != nil {
-		return filepath.Clean(p)
+		return filepath.ToSlash(filepath.Clean(p))
 	}
 	if real, err := filepath.EvalSymlinks(abs); err == nil {
-		return real
+		return filepath.ToSlash(real)
 	}
 	dir, name := filepath.Split(abs)
 	if real, err := filepath.EvalSymlinks(dir); err == nil {
-		return filepath.Join(real, name)
+		return filepath.ToSlash(filepath.Join(real, name))
 	}
-	return abs
+	return filepath.ToSlash(abs)
 }
 
 // within reports whether root is target or one of its ancestors, by whole

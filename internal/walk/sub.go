@@ -75,7 +75,7 @@ func WalkSub(o Options, s Sub, fn func(e Entry) error) error {
 			return err
 		}
 	}
-	var conf fastwalk.Config
+	conf := fastwalk.Config{ToSlash: true} // '/'-separated paths on Windows too
 	err := fastwalk.Walk(&conf, top, func(path string, de fs.DirEntry, err error) error {
 		if err != nil {
 			return nil // unreadable directories are skipped silently

@@ -7,6 +7,7 @@ package walk
 import (
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync/atomic"
 	"unicode/utf8"
@@ -124,6 +125,9 @@ type walker struct {
 }
 
 func newWalker(o Options) *walker {
+	// Paths are '/'-separated on every system: results carry them so, as
+	// pi-natives' do, and Windows' file APIs take '/' as well as '\'.
+	o.Root = filepath.ToSlash(o.Root)
 	w := &walker{o: o, root: strings.TrimRight(o.Root, "/")}
 	if w.root == "" && o.Root != "" {
 		w.root = "/"
