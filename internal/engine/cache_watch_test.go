@@ -37,6 +37,12 @@ func stopBuilders(t *testing.T) {
 		return
 	}
 	gi.dropAll()
+	waitNoBuilder(t, gi)
+}
+
+// waitNoBuilder waits until gi's builder goroutine has ended.
+func waitNoBuilder(t *testing.T, gi *grepIndexes) {
+	t.Helper()
 	for i := 0; ; i++ {
 		gi.mu.Lock()
 		b := gi.building

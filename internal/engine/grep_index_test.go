@@ -153,15 +153,16 @@ func tree(t *testing.T, n int) string {
 // waitBuilder waits until no builder goroutine runs.
 func waitBuilder(t *testing.T) {
 	t.Helper()
-	for i := 0; ; i++ {
-		indexes.mu.Lock()
-		b := indexes.building
-		indexes.mu.Unlock()
-		if !b {
+	waitNoBuilder(t, indexes)
+}
+
+// raise raises flag and waits until tok has seen it.
+func raise(t *testing.T, flag *atomic.Bool, tok *cancel.Token) {
+	flag.Store(true)
+	for i := 0; !tok.Poll(); i++ {
+		if i > 60000 {
+			t.Error("hang: the token did not see the flag in a minute")
 			return
-		}
-		if i > 20000 {
-			t.Fatal("the builder did not end")
 		}
 		time.Sleep(time.Millisecond)
 	}
@@ -201,14 +202,7 @@ func TestIndexBuildCancelled(t *testing.T) {
 		if read++; read != 150 {
 			return
 		}
-		flag.Store(true)
-		for i := 0; !tok.Poll(); i++ {
-			if i > 60000 {
-				t.Error("hang: the token did not see the flag in a minute")
-				return
-			}
-			time.Sleep(time.Millisecond)
-		}
+		raise(t, &flag, tok)
 	}
 	o := GrepOptions{Pattern: "alpha 7", Path: root}
 	o.Aborted = flag.Load
@@ -235,14 +229,7 @@ func TestIndexBuildCancelled(t *testing.T) {
 	queried := false
 	indexes.policy.onQuery = func(tok *cancel.Token) {
 		queried = true
-		flag.Store(true)
-		for i := 0; !tok.Poll(); i++ {
-			if i > 60000 {
-				t.Error("hang: the token did not see the flag in a minute")
-				return
-			}
-			time.Sleep(time.Millisecond)
-		}
+		raise(t, &flag, tok)
 	}
 	o.TimeoutMs = nil
 	o.Aborted = flag.Load
