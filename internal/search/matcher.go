@@ -103,23 +103,14 @@ func Compile(o Options) (*Matcher, error) {
 // compile is Compile; withBacktrack lets a look-around or backreference
 // rejection go to the backtracking engine.
 func compile(o Options, withBacktrack bool) (*Matcher, error) {
-	sanitized := sanitizeBraces(o.Pattern)
-	h, err := buildHIR(sanitized, o)
+	h, err := patternHIR(o)
 	if err != nil {
-		msg := err.Error()
-		if strings.Contains(msg, "unclosed group") || strings.Contains(msg, "unopened group") {
-			if esc := escapeParens(sanitized); esc != sanitized {
-				h, err = buildHIR(esc, o)
+		if withBacktrack && isBacktrackError(err) {
+			if bt, e := compileBacktrack(o.Pattern, o); e == nil {
+				return newBacktrackMatcher(o, bt), nil
 			}
 		}
-		if err != nil {
-			if withBacktrack && isBacktrackError(err) {
-				if bt, e := compileBacktrack(o.Pattern, o); e == nil {
-					return newBacktrackMatcher(o, bt), nil
-				}
-			}
-			return nil, &Error{Pattern: o.Pattern, Msg: err.Error()}
-		}
+		return nil, &Error{Pattern: o.Pattern, Msg: err.Error()}
 	}
 	n, err := compileNFA(h)
 	if err != nil {
@@ -139,6 +130,24 @@ func compile(o Options, withBacktrack bool) (*Matcher, error) {
 		return st
 	}
 	return m, nil
+}
+
+// patternHIR is the hir of o.Pattern as the reference builds it: braces
+// that cannot be a repetition escaped, and, when parsing fails with an
+// unclosed or unopened group, the parentheses escaped and the pattern
+// tried once more.
+func patternHIR(o Options) (*hir, error) {
+	sanitized := sanitizeBraces(o.Pattern)
+	h, err := buildHIR(sanitized, o)
+	if err != nil {
+		msg := err.Error()
+		if strings.Contains(msg, "unclosed group") || strings.Contains(msg, "unopened group") {
+			if esc := escapeParens(sanitized); esc != sanitized {
+				h, err = buildHIR(esc, o)
+			}
+		}
+	}
+	return h, err
 }
 
 // buildHIR parses and translates one candidate pattern the way grep-regex

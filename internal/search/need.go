@@ -63,25 +63,16 @@ func Needs(o Options, minLit int) Need {
 // needHIR is the hir compile would build for o (nil when it builds none),
 // the relaxed copy's for a backtracking pattern.
 func needHIR(o Options, withBacktrack bool) *hir {
-	sanitized := sanitizeBraces(o.Pattern)
-	h, err := buildHIR(sanitized, o)
+	h, err := patternHIR(o)
 	if err != nil {
-		msg := err.Error()
-		if strings.Contains(msg, "unclosed group") || strings.Contains(msg, "unopened group") {
-			if esc := escapeParens(sanitized); esc != sanitized {
-				h, err = buildHIR(esc, o)
+		if withBacktrack && isBacktrackError(err) {
+			if _, relaxed := rewritePCRE(o.Pattern); relaxed != "" {
+				po := o
+				po.Pattern = relaxed
+				return needHIR(po, false)
 			}
 		}
-		if err != nil {
-			if withBacktrack && isBacktrackError(err) {
-				if _, relaxed := rewritePCRE(o.Pattern); relaxed != "" {
-					po := o
-					po.Pattern = relaxed
-					return needHIR(po, false)
-				}
-			}
-			return nil
-		}
+		return nil
 	}
 	return h
 }
