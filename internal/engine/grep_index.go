@@ -213,20 +213,24 @@ func (g *grepper) viaIndex(root string, key scancache.Key) (bool, error) {
 				return true, err
 			}
 		} else {
-			gi.enqueue(r)
 			if !g.o.Cache {
 				// The scan of this call is cached (and watched) for the
-				// build: a fresh scan all the same.
+				// build: a fresh scan all the same. It replaces the
+				// partition (and may close its watcher), so it runs before
+				// the build is queued: a build listening on the watcher it
+				// closes would stop.
 				snap, err := scanCache().Rescan(key, true, g.tok)
 				if err != nil {
 					return true, err
 				}
+				gi.enqueue(r)
 				files, err := g.candidates(snap.Entries)
 				if err != nil {
 					return true, err
 				}
 				return true, g.searchAll(root, files)
 			}
+			gi.enqueue(r)
 		}
 	}
 	gi.mu.Lock()
