@@ -1,7 +1,7 @@
 # mk/dist.mk - shipping: npm packages, C SDK archives, install, other platforms.
 #
 #   make dist            dist/: fscache-V.tgz (JS + types, no binaries),
-#                        fscache-linux-x64-gnu-V.tgz, fscache-linux-arm64-gnu-V.tgz
+#                        fscache-native-linux-x64-gnu-V.tgz, fscache-native-linux-arm64-gnu-V.tgz
 #                        (addon + library), fscache-V-linux-{x64,arm64}.tar.gz (C SDK),
 #                        fscache-pi-natives-V.tgz (the overlay to install as
 #                        @oh-my-pi/pi-natives for the coding agent: packaging/overlay/)

@@ -158,7 +158,7 @@ test-dist: check-darwin check-windows
 # into build/pkgcheck/TRIPLE.
 PKG_CHECK := build/pkgcheck
 unpack-pkg = rm -rf $(PKG_CHECK)/$(1) && mkdir -p $(PKG_CHECK)/$(1) && \
-  tar -xzf $(DIST)/fscache-$(1)-$(VERSION).tgz -C $(PKG_CHECK)/$(1) --strip-components=1
+  tar -xzf $(DIST)/fscache-native-$(1)-$(VERSION).tgz -C $(PKG_CHECK)/$(1) --strip-components=1
 
 check-darwin: dist llvm-tools
 	$(foreach a,$(DARWIN_ARCHS),$(call unpack-pkg,darwin-$(a)) && \

@@ -1,5 +1,5 @@
 // smoke.mjs NAME: what an agent does with an installed fscache, imported as
-// NAME ("fscache" or "@oh-my-pi/pi-natives"): a find-tool-shaped glob, a
+// NAME ("fscache-native" or "@oh-my-pi/pi-natives"): a find-tool-shaped glob, a
 // cached fuzzyFind, an invalidation after a write, a grep. Run by
 // packaging/test-dist.sh in Node, Bun and an arm64 Node under qemu, in a
 // project that has only the installed tarballs. Exits non-zero on a failure.

@@ -10,12 +10,12 @@
 //
 // The main package's files are bindings/node/package.json's "files" (the one
 // list of what the package holds), less the binaries and the addon's C source.
-// Writes DIR/fscache-V.tgz and DIR/fscache-TRIPLE-V.tgz; prints their paths.
+// Writes DIR/fscache-native-V.tgz and DIR/fscache-native-TRIPLE-V.tgz; prints their paths.
 //
 // --overlay also packs packaging/overlay/ as DIR/fscache-pi-natives-V.tgz: the
 // package to install under the name @oh-my-pi/pi-natives (it re-exports the
 // real pi-natives, a dependency through an npm alias, and serves fscache's
-// functions); its dependency on fscache is pinned to V.
+// functions); its dependency on fscache-native is pinned to V.
 
 import fs from "node:fs";
 import path from "node:path";
@@ -67,7 +67,7 @@ function writeJSON(file, value) {
 
 function stageMain(o, stage) {
   const src = JSON.parse(fs.readFileSync(path.join(NODE_DIR, "package.json"), "utf8"));
-  const dir = path.join(stage, "fscache");
+  const dir = path.join(stage, src.name);
   fs.mkdirSync(dir, { recursive: true });
   const files = src.files.filter((f) => !/\.(node|so|dylib|dll|c)$/.test(f));
   // index.d.cts (the types of the require entry) is not in git: it is a copy of index.d.ts.
@@ -81,7 +81,7 @@ function stageMain(o, stage) {
 }
 
 function stagePlatform(o, stage, p) {
-  const name = `fscache-${p.triple}`;
+  const name = `fscache-native-${p.triple}`;
   const dir = path.join(stage, name);
   fs.mkdirSync(dir, { recursive: true });
   const addon = `fscache.${p.triple}.node`;
@@ -90,7 +90,7 @@ function stagePlatform(o, stage, p) {
   fs.copyFileSync(path.join(TOP, "LICENSE"), path.join(dir, "LICENSE"));
   fs.writeFileSync(
     path.join(dir, "README.md"),
-    `# ${name}\n\nThe ${p.triple} binaries of [fscache](https://www.npmjs.com/package/fscache): the Node-API addon and \`${p.name}\`.\nInstall \`fscache\`, not this package: npm picks this one for you.\n`,
+    `# ${name}\n\nThe ${p.triple} binaries of [fscache-native](https://www.npmjs.com/package/fscache-native): the Node-API addon and \`${p.name}\`.\nInstall \`fscache-native\`, not this package: npm picks this one for you.\n`,
   );
   writeJSON(path.join(dir, "package.json"), {
     name,
@@ -113,7 +113,7 @@ function stageOverlay(o, stage) {
   fs.mkdirSync(dir, { recursive: true });
   for (const f of src.files) fs.copyFileSync(path.join(OVERLAY_DIR, f), path.join(dir, f));
   fs.copyFileSync(path.join(TOP, "LICENSE"), path.join(dir, "LICENSE"));
-  const dependencies = { ...src.dependencies, fscache: o.version };
+  const dependencies = { ...src.dependencies, "fscache-native": o.version };
   writeJSON(path.join(dir, "package.json"), { ...src, version: o.version, files: [...src.files, "LICENSE"], dependencies });
   return pack(dir, o.out);
 }

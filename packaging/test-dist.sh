@@ -4,7 +4,7 @@
 # Installs the packages of `make dist` the way a user does, in temporary
 # projects whose PATH holds only node, npm and bun (no Go, no C compiler),
 # and runs packaging/smoke.mjs against them:
-#   1. linux-x64: as `fscache` and as `@oh-my-pi/pi-natives` (npm alias of
+#   1. linux-x64: as `fscache-native` and as `@oh-my-pi/pi-natives` (npm alias of
 #      the same tarball), in Node and in Bun; agent code written against
 #      @oh-my-pi/pi-natives type-checks;
 #   2. the overlay (fscache-pi-natives) installed as @oh-my-pi/pi-natives
@@ -32,9 +32,9 @@ top=$(dirname "$here")
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/fscache-dist.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-main_tgz=$dist/fscache-$version.tgz
-x64_tgz=$dist/fscache-linux-x64-gnu-$version.tgz
-arm_tgz=$dist/fscache-linux-arm64-gnu-$version.tgz
+main_tgz=$dist/fscache-native-$version.tgz
+x64_tgz=$dist/fscache-native-linux-x64-gnu-$version.tgz
+arm_tgz=$dist/fscache-native-linux-arm64-gnu-$version.tgz
 
 # A PATH with node, npm and bun only.
 bin=$tmp/bin
@@ -62,7 +62,7 @@ project() {
 	  "private": true,
 	  "type": "module",
 	  "dependencies": {
-	    "fscache": "file:$main_tgz",
+	    "fscache-native": "file:$main_tgz",
 	    "@oh-my-pi/pi-natives": "file:$main_tgz"
 	  },
 	  "overrides": { "$platname": "file:$plat" }
@@ -72,15 +72,15 @@ project() {
 	(cd "$dir" && run npm install --no-audit --no-fund --loglevel=error "$@")
 }
 
-echo "== linux-x64: Node and Bun, as fscache and as @oh-my-pi/pi-natives"
+echo "== linux-x64: Node and Bun, as fscache-native and as @oh-my-pi/pi-natives"
 project "$tmp/x64" "$x64_tgz"
-test -f "$tmp/x64/node_modules/fscache-linux-x64-gnu/fscache.linux-x64-gnu.node"
-for name in fscache @oh-my-pi/pi-natives; do
+test -f "$tmp/x64/node_modules/fscache-native-linux-x64-gnu/fscache.linux-x64-gnu.node"
+for name in fscache-native @oh-my-pi/pi-natives; do
 	(cd "$tmp/x64" && run node smoke.mjs "$name" && run bun smoke.mjs "$name")
 done
 
 echo "== agent code importing @oh-my-pi/pi-natives type-checks against the installed package"
-sed 's/from "fscache"/from "@oh-my-pi\/pi-natives"/' "$top/bindings/node/test/agent-usage.ts" >"$tmp/x64/agent.ts"
+sed 's/from "fscache-native"/from "@oh-my-pi\/pi-natives"/' "$top/bindings/node/test/agent-usage.ts" >"$tmp/x64/agent.ts"
 cat >"$tmp/x64/tsconfig.json" <<EOF
 {
   "compilerOptions": {
@@ -110,8 +110,8 @@ for list in "$here"/overlay/agent-imports-*.json; do
 	    "@oh-my-pi/pi-natives-real": "npm:@oh-my-pi/pi-natives@$pin"
 	  },
 	  "overrides": {
-	    "fscache": "file:$main_tgz",
-	    "fscache-linux-x64-gnu": "file:$x64_tgz"
+	    "fscache-native": "file:$main_tgz",
+	    "fscache-native-linux-x64-gnu": "file:$x64_tgz"
 	  }
 	}
 	EOF
@@ -171,13 +171,13 @@ check_agent overlay
 (cd "$tmp/agent-global" && run node "$cli" uninstall --agent "$agent")
 check_agent real
 test ! -e "$tmp/agent-global/node_modules/@oh-my-pi/pi-natives-real"
-test ! -e "$tmp/agent-global/node_modules/fscache"
+test ! -e "$tmp/agent-global/node_modules/fscache-native"
 echo "install/uninstall ok"
 
 echo "== linux-arm64: the arm64 package under qemu with an arm64 Node"
 project "$tmp/arm64" "$arm_tgz" --os=linux --cpu=arm64 --libc=glibc
-test -f "$tmp/arm64/node_modules/fscache-linux-arm64-gnu/fscache.linux-arm64-gnu.node"
-for name in fscache @oh-my-pi/pi-natives; do
+test -f "$tmp/arm64/node_modules/fscache-native-linux-arm64-gnu/fscache.linux-arm64-gnu.node"
+for name in fscache-native @oh-my-pi/pi-natives; do
 	(cd "$tmp/arm64" && run "$qemu" -L "$sysroot" "$armnode" smoke.mjs "$name")
 done
 

@@ -24,7 +24,7 @@ const path = require("node:path");
 
 /* ---------------------------------------------------------------- loading */
 
-// The platform packages, napi-rs style: fscache-<triple> holds
+// The platform packages, napi-rs style: fscache-native-<triple> holds
 // fscache.<triple>.node and the library it loads, and is an optional
 // dependency of this package whose os/cpu/libc fields let npm install only
 // the one that fits.
@@ -81,7 +81,7 @@ function loadAddon() {
   // 1. An explicit override wins: a local build, a debug build.
   if (process.env.FSCACHE_NODE_ADDON) candidates.push(["FSCACHE_NODE_ADDON", path.resolve(process.env.FSCACHE_NODE_ADDON)]);
   // 2. The platform package.
-  const pkg = `fscache-${triple}`;
+  const pkg = `fscache-native-${triple}`;
   let pkgDir = null;
   try {
     pkgDir = path.dirname(require.resolve(`${pkg}/package.json`));

@@ -18,7 +18,7 @@
 //               $BUN_INSTALL/install/global (~/.bun/...) and `npm root -g`
 //               that holds @oh-my-pi/pi-coding-agent
 // --from DIST   take fscache from the tarballs of `make dist` in DIST
-//               (fscache-V.tgz, fscache-<triple>-V.tgz); default: the fscache
+//               (fscache-native-V.tgz, fscache-native-<triple>-V.tgz); default: the fscache
 //               installed beside this package (npm/bunx installed it with it)
 //
 // The agent's own `omp update` reinstalls pi-natives: run `install` again after it.
@@ -131,13 +131,13 @@ function extractPackage(tgz, dest) {
 
 /** Copies fscache and its platform package into nm; returns the names added. */
 function placeFscache(nm, from) {
-  const names = ["fscache", `fscache-${triple()}`];
+  const names = ["fscache-native", `fscache-native-${triple()}`];
   const added = [];
   for (const name of names) {
     const dest = path.join(nm, name);
     if (fs.existsSync(dest)) {
       const v = readJSON(path.join(dest, "package.json")).version;
-      if (v !== SELF.dependencies.fscache && SELF.dependencies.fscache !== "0.0.0") throw new Error(`${dest} is fscache ${v}, this overlay wants ${SELF.dependencies.fscache}`);
+      if (v !== SELF.dependencies["fscache-native"] && SELF.dependencies["fscache-native"] !== "0.0.0") throw new Error(`${dest} is fscache-native ${v}, this overlay wants ${SELF.dependencies["fscache-native"]}`);
       continue;
     }
     if (from) {

@@ -23,7 +23,7 @@ function requireReal() {
 }
 
 const real = requireReal();
-const fscache = require("fscache");
+const fscache = require("fscache-native");
 
 const OURS = [
   "FileType",

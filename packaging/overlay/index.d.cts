@@ -9,5 +9,5 @@
  * index.d.cts is an identical copy for `require` callers.
  */
 export * from "@oh-my-pi/pi-natives-real";
-export { cacheStats } from "fscache";
-export type { CacheStats } from "fscache";
+export { cacheStats } from "fscache-native";
+export type { CacheStats } from "fscache-native";

@@ -16,4 +16,4 @@ export {
   grep,
   invalidateFsScanCache,
   listWorkspace,
-} from "fscache";
+} from "fscache-native";

@@ -56,7 +56,7 @@ if (!isBun) {
   assert.ok(ourErr, "the overlay loaded under Node although the real pi-natives did not");
   assert.equal(ourErr.message, realErr.message);
   // fscache's half does load here: the failure is pi-natives' own.
-  const fscache = await import("fscache");
+  const fscache = await import("fscache-native");
   assert.equal(typeof fscache.glob, "function");
   console.log(`overlay ok: ${label} on ${runtime}: fails as pi-natives does (${realErr.message})`);
   process.exit(0);
@@ -64,7 +64,7 @@ if (!isBun) {
 
 const real = await import(REAL);
 const overlay = await import(OVERLAY);
-const fscache = await import("fscache");
+const fscache = await import("fscache-native");
 
 // 1. Every name the agent imports at run time resolves.
 let checked = 0;

@@ -9,7 +9,7 @@
 #      package NAME, _ for /), each run in its package's directory as go test
 #      does;
 #   3. the packages of `make dist` installed by npm for win32-x64 (the main
-#      package and fscache-win32-x64-msvc), in a Windows Node: a load check
+#      package and fscache-native-win32-x64-msvc), in a Windows Node: a load check
 #      (the loader picks the platform package, the DLL and Go's runtime start,
 #      a glob finds the files) and packaging/smoke.mjs.
 #
@@ -80,18 +80,18 @@ cat >"$proj/package.json" <<EOF
   "name": "fscache-windows-test",
   "private": true,
   "type": "module",
-  "dependencies": { "fscache": "file:$dist/fscache-$version.tgz" },
-  "overrides": { "fscache-win32-x64-msvc": "file:$dist/fscache-win32-x64-msvc-$version.tgz" }
+  "dependencies": { "fscache-native": "file:$dist/fscache-native-$version.tgz" },
+  "overrides": { "fscache-native-win32-x64-msvc": "file:$dist/fscache-native-win32-x64-msvc-$version.tgz" }
 }
 EOF
 cp "$top/packaging/smoke.mjs" "$proj/"
 cat >"$proj/load.cjs" <<'EOF'
 // The loader picks the platform package; its DLL and Go's runtime start; a glob runs.
 const fs = require("node:fs"), os = require("node:os"), path = require("node:path");
-const m = require("fscache");
+const m = require("fscache-native");
 const want = process.argv[2];
 if (m.version() !== want) throw new Error(`version ${m.version()}, want ${want}`);
-const pkg = path.dirname(require.resolve("fscache-win32-x64-msvc/package.json"));
+const pkg = path.dirname(require.resolve("fscache-native-win32-x64-msvc/package.json"));
 if (!fs.existsSync(path.join(pkg, "fscache.win32-x64-msvc.node"))) throw new Error(`no addon in ${pkg}`);
 const root = fs.mkdtempSync(path.join(os.tmpdir(), "fscache-load-"));
 for (const f of ["a.ts", "b/c.ts", "b/d.js"]) {
@@ -105,7 +105,7 @@ m.glob({ pattern: "**/*.ts", path: root }).then((r) => {
 });
 EOF
 if (cd "$proj" && npm install --no-audit --no-fund --loglevel=error --os=win32 --cpu=x64); then
-	for step in "load load.cjs $version" "smoke smoke.mjs fscache"; do
+	for step in "load load.cjs $version" "smoke smoke.mjs fscache-native"; do
 		set -- $step
 		what=$1
 		shift

@@ -91,7 +91,7 @@ addons=$(find "$work/published/node_modules/@oh-my-pi" -name 'pi_natives.linux-x
 cp $addons "$src/packages/natives/native/"
 side_install "$work/side-overlay" "{\"name\":\"side-overlay\",\"private\":true,
   \"dependencies\":{\"@oh-my-pi/pi-natives\":\"file:$overlay_tgz\",\"@oh-my-pi/pi-natives-real\":\"npm:@oh-my-pi/pi-natives@$natives\"},
-  \"overrides\":{\"fscache\":\"file:$dist/fscache-$version.tgz\",\"fscache-linux-x64-gnu\":\"file:$dist/fscache-linux-x64-gnu-$version.tgz\"}}"
+  \"overrides\":{\"fscache-native\":\"file:$dist/fscache-native-$version.tgz\",\"fscache-native-linux-x64-gnu\":\"file:$dist/fscache-native-linux-x64-gnu-$version.tgz\"}}"
 rm -rf "$work/side-overlay/node_modules/@oh-my-pi/pi-natives-real"
 ln -s "$src/packages/natives" "$work/side-overlay/node_modules/@oh-my-pi/pi-natives-real"
 

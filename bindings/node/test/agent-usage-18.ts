@@ -1,8 +1,8 @@
 // Type-level usage of what pi-natives 18.2 added, as the agent writes it
 // (checked by `make typecheck`, never run): listWorkspace at start-up, grep's
 // maxCountPerFile and skippedOversized, aborts recognised by name.
-import { grep, listWorkspace, GrepOutputMode } from "fscache";
-import type { GlobMatch, GrepResult, ListWorkspaceOptions, ListWorkspaceResult } from "fscache";
+import { grep, listWorkspace, GrepOutputMode } from "fscache-native";
+import type { GlobMatch, GrepResult, ListWorkspaceOptions, ListWorkspaceResult } from "fscache-native";
 
 export async function startup(cwd: string, signal: AbortSignal): Promise<string[]> {
   const options: ListWorkspaceOptions = { path: cwd, maxDepth: 3, collectAgentsMd: true, timeoutMs: 5000, signal };

@@ -1,5 +1,5 @@
 // Type check only: the `require` entry (index.d.cts) declares the same API.
-import fscache = require("fscache");
+import fscache = require("fscache-native");
 
 export async function cjsCaller(root: string): Promise<number> {
   const r = await fscache.glob({ pattern: "*.ts", path: root, fileType: fscache.FileType.File }, (err, m) => {

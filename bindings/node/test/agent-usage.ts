@@ -18,7 +18,7 @@ import {
   type GrepMatch,
   type GrepOptions,
   type GrepResult,
-} from "fscache";
+} from "fscache-native";
 
 // find tool: sorted by mtime, capped, cancellable, progress through onMatch.
 export async function find(

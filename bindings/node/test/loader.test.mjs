@@ -49,7 +49,7 @@ it("with no addon anywhere, the error names the triple, every place looked and h
     assert.notEqual(r.status, 0);
     const err = r.stderr;
     assert.match(err, new RegExp(`no native addon for ${triple}`));
-    assert.match(err, new RegExp(`package fscache-${triple}: not installed`));
+    assert.match(err, new RegExp(`package fscache-native-${triple}: not installed`));
     assert.ok(err.includes(path.join(dir, "pkg", `fscache.${triple}.node`)), err);
     assert.ok(err.includes(path.join(dir, "pkg", "fscache.node")), err);
     assert.ok(err.includes(path.resolve(dir, "..", "build", "fscache.node")), err);
@@ -63,9 +63,9 @@ it("with no addon anywhere, the error names the triple, every place looked and h
 it("finds the platform package in node_modules, with the library beside the addon", () => {
   const dir = lonelyCopy();
   try {
-    const pkgDir = path.join(dir, "node_modules", `fscache-${triple}`);
+    const pkgDir = path.join(dir, "node_modules", `fscache-native-${triple}`);
     fs.mkdirSync(pkgDir, { recursive: true });
-    fs.writeFileSync(path.join(pkgDir, "package.json"), JSON.stringify({ name: `fscache-${triple}`, version: "0.0.0" }));
+    fs.writeFileSync(path.join(pkgDir, "package.json"), JSON.stringify({ name: `fscache-native-${triple}`, version: "0.0.0" }));
     fs.copyFileSync(addon, path.join(pkgDir, `fscache.${triple}.node`));
     const libDir = path.dirname(fs.realpathSync(addon));
     for (const name of fs.readdirSync(libDir).filter((n) => /^libfscache\.so(\.\d+)*$/.test(n)))
@@ -91,7 +91,7 @@ it("on Linux, a process whose report names musl's loader and no glibc asks for t
     const r = spawnSync(process.execPath, ["-e", script], { env, encoding: "utf8", cwd: dir });
     assert.notEqual(r.status, 0);
     assert.match(r.stderr, new RegExp(`no native addon for linux-${process.arch}-musl`));
-    assert.match(r.stderr, new RegExp(`package fscache-linux-${process.arch}-musl: not installed`));
+    assert.match(r.stderr, new RegExp(`package fscache-native-linux-${process.arch}-musl: not installed`));
   } finally {
     fs.rmSync(dir, { recursive: true, force: true });
   }

@@ -156,8 +156,8 @@ describe("exports", () => {
   it("import and require give the same functions, by path and by package name", async () => {
     const cjs = require("../index.cjs");
     const esm = await import("../index.js");
-    const byName = await import("fscache");
-    const byNameCjs = require("fscache");
+    const byName = await import("fscache-native");
+    const byNameCjs = require("fscache-native");
     for (const k of ["glob", "fuzzyFind", "grep", "invalidateFsScanCache", "FileType", "GrepOutputMode"]) {
       assert.equal(esm[k], cjs[k], k);
       assert.equal(byName[k], cjs[k], k);
