@@ -215,7 +215,7 @@ func (l *lister) list(n *dirNode, q *dirQueue) error {
 		}
 		path, name := paths[e.at:e.end], paths[e.nameAt:e.end]
 		files := len(n.files)
-		sub, err := s.entryIn(n, path, name, e.typ)
+		sub, err := s.entryIn(n, path, name, e.typ, false) // no hidden attribute here
 		if err == fastwalk.SkipDir {
 			continue
 		}

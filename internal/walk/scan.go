@@ -51,6 +51,7 @@ type fileEnt struct {
 	kind   FileType // 0 for a followed link to a special file (kept for OnLink)
 	link   bool     // whether it was listed as a symbolic link
 	utf8   bool     // whether the name is valid UTF-8
+	osHid  bool     // hidden by the system (Windows' attribute; see keeps)
 	// det is the full detail read during the walk (Observe with Full).
 	det detail
 }
@@ -247,7 +248,7 @@ func (s *scanner) visit(path string, de fs.DirEntry, err error) error {
 		return nil
 	}
 	typ := de.Type()
-	sub, err := s.entryIn(p, path, de.Name(), typ)
+	sub, err := s.entryIn(p, path, de.Name(), typ, s.hiddenBySystem(de))
 	if err == nil && sub != nil && typ&fs.ModeSymlink != 0 {
 		return fastwalk.ErrTraverseLink
 	}
@@ -261,7 +262,7 @@ func (s *scanner) visit(path string, de fs.DirEntry, err error) error {
 // directory or followed link to one, which it returns for the walk to
 // list. A directory (or link) not to be listed gives fastwalk.SkipDir; any
 // other error stops the walk.
-func (s *scanner) entryIn(p *dirNode, path, name string, typ fs.FileMode) (*dirNode, error) {
+func (s *scanner) entryIn(p *dirNode, path, name string, typ fs.FileMode, osHid bool) (*dirNode, error) {
 	if mark := ignore.MarkOf(name); typ.IsDir() {
 		if mark != 0 {
 			p.dirMarks.Or(uint32(mark))
@@ -274,7 +275,7 @@ func (s *scanner) entryIn(p *dirNode, path, name string, typ fs.FileMode) (*dirN
 	case f != admitted:
 		return nil, skipUnless(f == pruned)
 	case l.dir:
-		return s.dir(p, path, name, l.target) // SkipDir is permitted on links
+		return s.dir(p, path, name, l.target, osHid) // SkipDir is permitted on links
 	case l.kind == 0 && !l.link:
 		return nil, nil // sockets, FIFOs, devices
 	}
@@ -290,6 +291,7 @@ func (s *scanner) entryIn(p *dirNode, path, name string, typ fs.FileMode) (*dirN
 		kind:   l.kind,
 		link:   l.link,
 		utf8:   utf8.ValidString(name),
+		osHid:  osHid,
 		det:    detail{-1, -1},
 	}
 	if s.o.Observe != nil {
@@ -317,7 +319,7 @@ func (s *scanner) rulesOf(n *dirNode) *ignore.Dir {
 // p's ignore state while p is being listed (probing for every ignore file),
 // which the plain scan avoids.
 func (s *scanner) observeFile(p *dirNode, f *fileEnt, name string) error {
-	if f.kind == 0 || !s.keeps(s.rulesOf(p), name, false) {
+	if f.kind == 0 || !s.keeps(s.rulesOf(p), name, false, f.osHid) {
 		return nil
 	}
 	e := s.newEntry(f.path, f.kind)
@@ -328,8 +330,8 @@ func (s *scanner) observeFile(p *dirNode, f *fileEnt, name string) error {
 // dir decides about the directory (or followed link to one, target then
 // being the directory's identity) path, named name, in p: it prunes it
 // (fastwalk.SkipDir) or records a node for it and returns the node.
-func (s *scanner) dir(p *dirNode, path, name string, target fs.FileInfo) (*dirNode, error) {
-	if !s.keeps(s.rulesOf(p), name, true) {
+func (s *scanner) dir(p *dirNode, path, name string, target fs.FileInfo, osHid bool) (*dirNode, error) {
+	if !s.keeps(s.rulesOf(p), name, true, osHid) {
 		return nil, fastwalk.SkipDir
 	}
 	n := s.addNode(p, path, name, target)
@@ -472,7 +474,7 @@ func (s *scanner) finishNode(n *dirNode) {
 	}
 	for i := range n.files {
 		f := &n.files[i]
-		if !s.keeps(rules, f.path[f.nameAt:], false) {
+		if !s.keeps(rules, f.path[f.nameAt:], false, f.osHid) {
 			continue
 		}
 		if f.link && s.o.OnLink != nil {

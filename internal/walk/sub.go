@@ -100,7 +100,7 @@ func WalkSub(o Options, s Sub, fn func(e Entry) error) error {
 				}
 			}
 		}
-		if !w.keeps(parentRules, name, l.dir) {
+		if !w.keeps(parentRules, name, l.dir, w.hiddenBySystem(de)) {
 			return skipUnless(l.dir)
 		}
 		rel := path[w.start:]

@@ -213,13 +213,22 @@ func (w *walker) classify(path, name string, typ fs.FileMode, onWalkPath func(ta
 // keeps reports whether the policy keeps an admitted entry named name (a
 // directory when isDir) of a directory whose ignore state is rules (nil
 // when ignore files are not honoured): not ignored, and not hidden unless
-// hidden entries are shown or a rule whitelists it.
-func (w *walker) keeps(rules *ignore.Dir, name string, isDir bool) bool {
+// hidden entries are shown or a rule whitelists it. An entry is hidden when
+// its name starts with '.' or, on Windows, when the system marks it hidden
+// (osHid: FILE_ATTRIBUTE_HIDDEN), as the ignore crate's walker decides.
+func (w *walker) keeps(rules *ignore.Dir, name string, isDir, osHid bool) bool {
 	v := ignore.None
 	if rules != nil {
 		v = rules.Match(name, isDir)
 	}
-	return v != ignore.Ignore && (w.o.Hidden || v == ignore.Whitelist || name[0] != '.')
+	return v != ignore.Ignore && (w.o.Hidden || v == ignore.Whitelist || name[0] != '.' && !osHid)
+}
+
+// hiddenBySystem reports whether the listed entry de is marked hidden by
+// the system (Windows' hidden attribute), when that matters: not when
+// hidden entries are shown.
+func (w *walker) hiddenBySystem(de fs.DirEntry) bool {
+	return !w.o.Hidden && osHidden(de)
 }
 
 // skipUnless is the fastwalk answer for an entry that is not kept: a
