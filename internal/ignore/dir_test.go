@@ -369,7 +369,7 @@ func runScenario(t *testing.T, sc scenario) (base, root string) {
 	for k, v := range sc.env {
 		t.Setenv(k, strings.ReplaceAll(v, "@", base))
 	}
-	return base, filepath.Join(base, sc.root)
+	return base, filepath.ToSlash(filepath.Join(base, sc.root))
 }
 
 func TestScenarios(t *testing.T) {

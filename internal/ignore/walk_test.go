@@ -48,7 +48,7 @@ func tempRoot(t testing.TB) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return d
+	return filepath.ToSlash(d) // the form of every root (Windows: '/'-separated)
 }
 
 // isolateEnv points HOME and XDG_CONFIG_HOME at an empty directory so no

@@ -13,7 +13,7 @@ import (
 // case on disk, so invalidateFsScanCache finds the partitions it concerns.
 // A path that no longer exists keeps its name under its canonical parent.
 func TestCanonicalWindowsForms(t *testing.T) {
-	root := tempDir(t)
+	root := t.TempDir()
 	if err := os.Mkdir(filepath.Join(root, "Sub"), 0o755); err != nil {
 		t.Fatal(err)
 	}
@@ -47,21 +47,4 @@ func TestCanonicalWindowsForms(t *testing.T) {
 	if !within(Canonical(root+`\Sub\x.go`), want) || within(want+"x", want) {
 		t.Error("within does not take the canonical forms")
 	}
-}
-
-// tempDir is t.TempDir but for the removal: wine 8.0 cannot remove a
-// directory tree (Go deletes through FileDispositionInformationEx, which
-// it lacks; see packaging/windows/known-failures.txt), and that is no
-// failure of this test.
-func tempDir(t *testing.T) string {
-	d, err := os.MkdirTemp("", "fscache-test-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := os.RemoveAll(d); err != nil {
-			t.Logf("left behind: %v", err)
-		}
-	})
-	return d
 }

@@ -84,7 +84,7 @@ func tree(t *testing.T, files ...string) string {
 			t.Fatal(err)
 		}
 	}
-	return root
+	return filepath.ToSlash(root) // the form of every root (Windows: '/'-separated)
 }
 
 func check(t *testing.T, c *Cache, k Key, what string) {

@@ -150,7 +150,8 @@ func TestInvalidate(t *testing.T) {
 	must(os.MkdirAll(filepath.Join(dir, "proj", "src"), 0o755))
 	must(os.MkdirAll(filepath.Join(dir, "projX"), 0o755))
 	f := newFake(Policy{TTL: time.Hour, MaxEntries: 100})
-	proj, projSrc, projX := Key{Root: filepath.Join(dir, "proj")}, Key{Root: filepath.Join(dir, "proj", "src")}, Key{Root: filepath.Join(dir, "projX")}
+	root := func(p ...string) Key { return Key{Root: filepath.ToSlash(filepath.Join(p...))} } // '/'-separated, as every root
+	proj, projSrc, projX := root(dir, "proj"), root(dir, "proj", "src"), root(dir, "projX")
 	fill := func() {
 		f.InvalidateAll()
 		for _, k := range []Key{proj, projSrc, projX} {
@@ -183,11 +184,26 @@ func TestInvalidate(t *testing.T) {
 	if has(proj) || has(projSrc) || !has(projX) {
 		t.Errorf("relative: proj %v src %v projX %v", has(proj), has(projSrc), has(projX))
 	}
-	fill()
-	must(os.Symlink(filepath.Join(dir, "proj"), filepath.Join(dir, "link")))
+}
+
+// TestInvalidateThroughSymlink: a path through a symbolic link invalidates
+// the roots its target lies in.
+func TestInvalidateThroughSymlink(t *testing.T) {
+	dir, _ := filepath.EvalSymlinks(t.TempDir())
+	if err := os.MkdirAll(filepath.Join(dir, "proj", "src"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	f := newFake(Policy{TTL: time.Hour, MaxEntries: 100})
+	proj := Key{Root: filepath.ToSlash(filepath.Join(dir, "proj"))}
+	projSrc := Key{Root: filepath.ToSlash(filepath.Join(dir, "proj", "src"))}
+	f.Get(proj, nil)
+	f.Get(projSrc, nil)
+	if err := os.Symlink(filepath.Join(dir, "proj"), filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
 	f.Invalidate(filepath.Join(dir, "link", "src"))
-	if has(projSrc) || has(proj) {
-		t.Errorf("through a symlink: proj %v src %v", has(proj), has(projSrc))
+	if n := f.Len(); n != 0 {
+		t.Errorf("through a symlink: %d of 2 entries left", n)
 	}
 }
 

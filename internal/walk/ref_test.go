@@ -67,7 +67,7 @@ func refWalk(o Options, fn func(e Entry) error) error {
 		}
 		return false
 	}
-	err := fastwalk.Walk(&fastwalk.Config{}, o.Root, func(path string, de fs.DirEntry, err error) error {
+	err := fastwalk.Walk(&fastwalk.Config{ToSlash: true}, root, func(path string, de fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
 		}

@@ -111,7 +111,7 @@ type Hooks struct {
 type walker struct {
 	o Options
 	// root is o.Root as fastwalk reports it: without trailing slashes
-	// ("/" for the file system root).
+	// ("/" for the file system root, "C:/" for a drive's).
 	root string
 	// start is the offset of the relative path in the paths fastwalk
 	// reports for entries under root.
@@ -132,9 +132,12 @@ func newWalker(o Options) *walker {
 	if w.root == "" && o.Root != "" {
 		w.root = "/"
 	}
+	if v := filepath.VolumeName(w.root); v != "" && v == w.root && o.Root != v {
+		w.root += "/" // a drive's root ("C:/"): "C:" alone is the drive's working directory
+	}
 	w.start = len(w.root) + 1
-	if w.root == "/" {
-		w.start = 1
+	if strings.HasSuffix(w.root, "/") {
+		w.start = len(w.root) // "/" or "C:/"
 	}
 	if o.Gitignore && o.LooseGitignore {
 		w.rootRules = ignore.NewRootLoose(o.Root)

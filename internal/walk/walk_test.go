@@ -29,7 +29,7 @@ func tree(t testing.TB, paths ...string) string {
 		must(t, os.MkdirAll(filepath.Dir(full), 0o755))
 		must(t, os.WriteFile(full, []byte(p), 0o644))
 	}
-	return root
+	return filepath.ToSlash(root) // the form of every root (Windows: '/'-separated)
 }
 
 func must(t testing.TB, err error) {

@@ -12,7 +12,7 @@ import (
 // attribute is left out, as the ignore crate's walker does, by both
 // walkers, unless hidden entries are shown.
 func TestHiddenAttribute(t *testing.T) {
-	root := tempDir(t)
+	root := t.TempDir()
 	for _, d := range []string{"shown", "secret"} {
 		if err := os.MkdirAll(filepath.Join(root, d), 0o755); err != nil {
 			t.Fatal(err)
@@ -52,19 +52,12 @@ func TestHiddenAttribute(t *testing.T) {
 	}
 }
 
-// tempDir is t.TempDir but for the removal: wine 8.0 cannot remove a
-// directory tree (Go deletes through FileDispositionInformationEx, which
-// it lacks; see packaging/windows/known-failures.txt), and that is no
-// failure of this test.
-func tempDir(t *testing.T) string {
-	d, err := os.MkdirTemp("", "fscache-test-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := os.RemoveAll(d); err != nil {
-			t.Logf("left behind: %v", err)
+// TestDriveRoot: a drive's root keeps its slash ("C:" alone would be the
+// drive's working directory) and relative paths start after it.
+func TestDriveRoot(t *testing.T) {
+	for _, r := range []string{`C:\`, "C:/", "C://"} {
+		if w := newWalker(Options{Root: r}); w.root != "C:/" || w.start != 3 {
+			t.Errorf("root %s: %q %d", r, w.root, w.start)
 		}
-	})
-	return d
+	}
 }
