@@ -48,3 +48,21 @@ func TestCanonicalWindowsForms(t *testing.T) {
 		t.Error("within does not take the canonical forms")
 	}
 }
+
+// TestCanonicalUNC: a UNC path (\\server\share\...) keeps its server and
+// share, '/'-separated, whether or not the share answers, so the roots and
+// the invalidated paths under it compare as the drive paths do.
+func TestCanonicalUNC(t *testing.T) {
+	root := Canonical(`\\fscache-test-server\share\repo`)
+	if root != "//fscache-test-server/share/repo" {
+		t.Fatalf("Canonical of a UNC root = %q", root)
+	}
+	for _, in := range []string{`\\fscache-test-server\share\repo\src\a.go`, "//fscache-test-server/share/repo/src/a.go"} {
+		if got := Canonical(in); got != root+"/src/a.go" || !within(got, root) {
+			t.Errorf("Canonical(%q) = %q, not under %q", in, got, root)
+		}
+	}
+	if within(Canonical(`\\fscache-test-server\share\repo2\a.go`), root) {
+		t.Error("a sibling share directory is taken as under the root")
+	}
+}
