@@ -255,9 +255,14 @@ static void init_block_set(void) {
 }
 
 #if defined(__APPLE__)
-/* Mach-O has no initializer priorities: this runs after Go's initializer
- * (go.o comes first in the link), so Go's init thread does not get the
- * mask; the handlers are still restored. */
+/* Mach-O has no initializer priorities (and zig 0.11's linker, which
+ * builds the darwin packages, has no -init): this runs after Go's
+ * initializer (go.o comes first in the link; packaging/darwin/
+ * check-macho.sh checks the order), when Go's init thread already has the
+ * loading thread's mask and setsigstack has already run. So Go's threads
+ * do not block the host's signals, and the handlers recorded here already
+ * carry Go's SA_ONSTACK, which the restore therefore leaves: macOS keeps
+ * Go's default, as fscache.h says. */
 #define FSCACHE_BEFORE_GO __attribute__((constructor))
 #else
 #define FSCACHE_BEFORE_GO __attribute__((constructor(101)))

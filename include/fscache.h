@@ -155,12 +155,9 @@
  *   only shared state is the process-wide scan cache, which is thread-safe.
  *   Calls block the calling thread until they finish.
  *
- * Signals (Linux; Windows has none; on macOS the same code is built but
- *   untested, and where the Go runtime's initializer runs before the
- *   library's, handlers keep Go's SA_ONSTACK and the library's threads do
- *   not block signals): the library leaves the host's signal handlers as
- *   the host installed them, before or after the library was loaded: same
- *   function, flags and mask.
+ * Signals (Linux; Windows has none; macOS below): the library leaves the
+ *   host's signal handlers as the host installed them, before or after the
+ *   library was loaded: same function, flags and mask.
  *   The library's Go runtime installs its own handlers (SA_ONSTACK) for
  *   five signals only: SIGSEGV, SIGBUS and SIGFPE, whose handler the host
  *   had is still called for faults outside the library's Go code; SIGPIPE,
@@ -183,6 +180,14 @@
  *   A thread that has called the library keeps the Go runtime's alternate
  *   signal stack (when it had none) until it exits; handlers without
  *   SA_ONSTACK never run on it.
+ *   On macOS the Go runtime's initializer runs before the library's (Mach-O
+ *   has no initializer priorities; make test-dist checks the order in the
+ *   built dylibs), so the library behaves as every Go c-shared library
+ *   does: handlers installed before the load gain SA_ONSTACK, and the
+ *   library's threads do not block the host's signals. Calls still block
+ *   them on the calling thread as above. (JavaScriptCore suspends threads
+ *   with Mach calls on macOS, not signals: the hang this prevents on Linux
+ *   does not arise there.)
  *
  * Environment (read once per process, at the first call):
  *   FS_SCAN_CACHE_TTL_MS (default 1000), FS_SCAN_EMPTY_RECHECK_MS (200),

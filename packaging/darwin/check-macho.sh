@@ -45,6 +45,16 @@ allowed="/usr/lib/libSystem.B.dylib"
 [ "$arch" = arm64 ] && allowed=$(printf '%s\n%s' "/System/Library/Frameworks/CoreFoundation.framework/Versions/A/CoreFoundation" "$allowed")
 [ "$deps" = "$allowed" ] || fail "$lib needs: $deps"
 
+# The initializers, in the order dyld runs them: Go's runtime first (go.o
+# comes first in the link, and Mach-O has no initializer priorities), then
+# the library's signal constructors. fscache.h's "Signals" says what that
+# order means on macOS; if it ever changes, that text must change with it.
+inits=$($objdump --macho -s --section=__DATA_CONST,__mod_init_func "$lib" | awk 'NF >= 3 && $1 ~ /^0x/ {print $3}' | tr '\n' ' ')
+case "$inits" in
+"__rt0_${arch/x64/amd64}_darwin_lib _fscache_signals_before_go _fscache_signals_after_go ") ;;
+*) fail "$lib: initializers '$inits': not Go's then the library's, as fscache.h says" ;;
+esac
+
 # The addon.
 $nm -gU --just-symbol-name "$addon" | grep -qx _napi_register_module_v1 || fail "$addon does not export napi_register_module_v1"
 $objdump --macho --dylibs-used "$addon" | grep -q '^[[:space:]]*@rpath/libfscache.dylib ' || fail "$addon does not load @rpath/libfscache.dylib"
@@ -59,4 +69,4 @@ imported=$(echo "$binds" | awk '$2 ~ /^_fscache_/ {sub(/^_/, "", $2); print $2}'
 notexported=$(comm -23 <(echo "$imported") <(echo "$exports"))
 [ -z "$notexported" ] || fail "$addon imports what $lib does not export: $notexported"
 
-echo "check-macho $arch: ok: $(echo "$want" | wc -l) C functions exported by @rpath/libfscache.dylib; addon exports napi_register_module_v1, $napi Node-API imports left to the host, $(echo "$imported" | wc -l) taken from the library, rpath @loader_path$([ "$arch" = arm64 ] && echo ', both signed')"
+echo "check-macho $arch: ok: $(echo "$want" | wc -l) C functions exported by @rpath/libfscache.dylib; addon exports napi_register_module_v1, $napi Node-API imports left to the host, $(echo "$imported" | wc -l) taken from the library, rpath @loader_path$([ "$arch" = arm64 ] && echo ', both signed'); initializers Go's, then the library's"
