@@ -226,9 +226,9 @@ WIN_GOTEST_PKGS ?= . ./internal/engine ./internal/fuzzy ./internal/glob ./intern
 # standard-library file, so that os.Remove works under wine 8.0 (see there).
 win-gotests:
 	@rm -rf $(WIN_GOTEST_DIR) && mkdir -p $(WIN_GOTEST_DIR)
-	packaging/windows/deleteat-overlay.sh "$$($(GO) env GOROOT)" $(WIN_GOTEST_DIR)/overlay
+	packaging/windows/deleteat-overlay.sh "$$($(GO) env GOROOT)" $(WIN_GOTEST_DIR)/_overlay
 	$(foreach p,$(WIN_GOTEST_PKGS),GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) test -c \
-	  -overlay $(WIN_GOTEST_DIR)/overlay/overlay.json -o $(WIN_GOTEST_DIR)/$(if $(filter .,$(p)),fscache,$(subst /,_,$(patsubst ./%,%,$(p)))).test.exe $(p) &&) true
+	  -overlay $(WIN_GOTEST_DIR)/_overlay/overlay.json -o $(WIN_GOTEST_DIR)/$(if $(filter .,$(p)),fscache,$(subst /,_,$(patsubst ./%,%,$(p)))).test.exe $(p) &&) true
 
 # Everything under wine: the C test, the Go tests, the npm packages in a
 # Windows Node, compared with packaging/windows/known-failures.txt.

@@ -12,14 +12,16 @@
 # Invalid function"), and every test's t.TempDir() cleanup with it. Windows
 # itself never answers so. Used for the tests under wine only: the shipped
 # DLL and addon are built without it.
+# The replacement is named at_windows.go.txt, not .go: it lies in the
+# module's tree (build/), where gofmt and go vet ./... must not see it.
 set -eu
 goroot=$1 out=$2
 src=$goroot/src/internal/syscall/windows/at_windows.go
 mkdir -p "$out"
 sed 's|^\([[:space:]]*\)STATUS_NOT_SUPPORTED:\(.*\)$|\1STATUS_NOT_SUPPORTED,\2\n\1NTStatus(0xC0000002): // STATUS_NOT_IMPLEMENTED: wine 8.0 (packaging/windows/deleteat-overlay.sh)|' \
-	"$src" >"$out/at_windows.go"
-if ! grep -q 'NTStatus(0xC0000002)' "$out/at_windows.go"; then
+	"$src" >"$out/at_windows.go.txt"
+if ! grep -q 'NTStatus(0xC0000002)' "$out/at_windows.go.txt"; then
 	echo "deleteat-overlay.sh: $src has no 'STATUS_NOT_SUPPORTED:' case to extend; update this script for this Go version" >&2
 	exit 1
 fi
-printf '{"Replace":{"%s":"%s"}}\n' "$src" "$(realpath "$out")/at_windows.go" >"$out/overlay.json"
+printf '{"Replace":{"%s":"%s"}}\n' "$src" "$(realpath "$out")/at_windows.go.txt" >"$out/overlay.json"
