@@ -148,17 +148,15 @@ func BenchmarkDenseMatch(b *testing.B) { benchRepeated(b, "\tx := f_g(1)\n", `\w
 
 // BenchmarkToken is the cost of the cancel token's looks in the hot loops:
 // each plan searched with no token and with a live one (what grep passes),
-// the DFA then scanning in chunks and the NFA looking at every byte.
+// the DFA then scanning in chunks.
 func BenchmarkToken(b *testing.B) {
 	data := goCorpus(b)
 	for _, c := range []struct {
 		name string
 		o    Options
-		nfa  bool
 	}{
-		{"literal", Options{Pattern: `func `}, false},
-		{"dfa", Options{Pattern: `[A-Z][a-z]+[0-9]{2}`}, false},
-		{"nfa", Options{Pattern: `[A-Z][a-z]+[0-9]{2}`}, true},
+		{"literal", Options{Pattern: `func `}},
+		{"dfa", Options{Pattern: `[A-Z][a-z]+[0-9]{2}`}},
 	} {
 		for _, live := range []bool{false, true} {
 			name := c.name + "/nil"
@@ -171,11 +169,7 @@ func BenchmarkToken(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				m.forceNFA = c.nfa
 				work := data
-				if c.nfa {
-					work = data[:4<<20] // the NFA is slow: 4 MiB
-				}
 				b.SetBytes(int64(len(work)))
 				var dst []Match
 				for b.Loop() {

@@ -1,4 +1,4 @@
-package search
+package syntax
 
 // hirFlags are the flags in effect while translating.
 type hirFlags struct {
@@ -46,24 +46,24 @@ func (t *translator) applyFlags(f flagsAST) {
 
 // translate lowers an AST to a hir, reporting the errors regex-syntax's
 // translator reports, in the same order.
-func translate(pattern string, a *astNode, f hirFlags) (*hir, *syntaxError) {
+func translate(pattern string, a *astNode, f hirFlags) (*Hir, *syntaxError) {
 	t := &translator{pattern: pattern, flags: f}
 	return t.node(a)
 }
 
-func (t *translator) node(a *astNode) (*hir, *syntaxError) {
+func (t *translator) node(a *astNode) (*Hir, *syntaxError) {
 	switch a.kind {
 	case astEmpty, astFlags:
 		if a.kind == astFlags {
 			t.applyFlags(a.flags)
 		}
-		return &hir{kind: hirEmpty}, nil
+		return &Hir{Kind: HirEmpty}, nil
 	case astLiteral:
 		return t.literal(a.lit)
 	case astDot:
 		return t.dot(), nil
 	case astAssertion:
-		return &hir{kind: hirLook, look: t.assertion(a.assert)}, nil
+		return &Hir{Kind: HirLook, Look: t.assertion(a.assert)}, nil
 	case astClassPerl:
 		if t.flags.unicode {
 			c := perlUnicode(a.perl)
@@ -104,7 +104,7 @@ func (t *translator) node(a *astNode) (*hir, *syntaxError) {
 		if e != nil {
 			return nil, e
 		}
-		return &hir{kind: hirRepeat, min: a.repMin, max: a.repMax, subs: []*hir{sub}}, nil
+		return &Hir{Kind: HirRepeat, Min: a.repMin, Max: a.repMax, Subs: []*Hir{sub}}, nil
 	case astGroup:
 		saved := t.flags
 		if a.groupKind == groupNonCapturing {
@@ -114,7 +114,7 @@ func (t *translator) node(a *astNode) (*hir, *syntaxError) {
 		t.flags = saved
 		return sub, e
 	case astConcat, astAlternation:
-		subs := make([]*hir, 0, len(a.subs))
+		subs := make([]*Hir, 0, len(a.subs))
 		for _, s := range a.subs {
 			h, e := t.node(s)
 			if e != nil {
@@ -122,16 +122,16 @@ func (t *translator) node(a *astNode) (*hir, *syntaxError) {
 			}
 			subs = append(subs, h)
 		}
-		k := hirConcat
+		k := HirConcat
 		if a.kind == astAlternation {
-			k = hirAlt
+			k = HirAlt
 		}
-		return &hir{kind: k, subs: subs}, nil
+		return &Hir{Kind: k, Subs: subs}, nil
 	}
 	panic("search: unknown ast kind")
 }
 
-func (t *translator) literal(l literal) (*hir, *syntaxError) {
+func (t *translator) literal(l literal) (*Hir, *syntaxError) {
 	c := l.c
 	if !t.flags.unicode {
 		if b, ok := l.byteValue(); ok && b > 0x7F {
@@ -140,37 +140,37 @@ func (t *translator) literal(l literal) (*hir, *syntaxError) {
 	}
 	if t.flags.caseInsensitive {
 		if t.flags.unicode {
-			return hClass(runeClass{{c, c}}.caseFold()), nil
+			return hClass(RuneClass{{c, c}}.caseFold()), nil
 		}
 		if c <= 0x7F {
-			return hBytes(byteClass{{byte(c), byte(c)}}.asciiFold()), nil
+			return hBytes(ByteClass{{byte(c), byte(c)}}.asciiFold()), nil
 		}
 	}
 	return hRune(c), nil
 }
 
-func (t *translator) dot() *hir {
+func (t *translator) dot() *Hir {
 	if t.flags.unicode {
 		switch {
 		case t.flags.dotNL:
-			return hClass(runeClass{{0, 0xD7FF}, {0xE000, 0x10FFFF}})
+			return hClass(RuneClass{{0, 0xD7FF}, {0xE000, 0x10FFFF}})
 		case t.flags.crlf:
-			return hClass(runeClass{{'\n', '\n'}, {'\r', '\r'}}.negate())
+			return hClass(RuneClass{{'\n', '\n'}, {'\r', '\r'}}.negate())
 		}
-		return hClass(runeClass{{'\n', '\n'}}.negate())
+		return hClass(RuneClass{{'\n', '\n'}}.negate())
 	}
 	switch {
 	case t.flags.dotNL:
-		return hBytes(byteClass{{0, 255}})
+		return hBytes(ByteClass{{0, 255}})
 	case t.flags.crlf:
-		return hBytes(byteClass{{'\n', '\n'}, {'\r', '\r'}}.negate())
+		return hBytes(ByteClass{{'\n', '\n'}, {'\r', '\r'}}.negate())
 	}
-	return hBytes(byteClass{{'\n', '\n'}}.negate())
+	return hBytes(ByteClass{{'\n', '\n'}}.negate())
 }
 
-func (t *translator) assertion(k assertionKind) lookKind {
+func (t *translator) assertion(k assertionKind) LookKind {
 	u := t.flags.unicode
-	pick := func(uni, ascii lookKind) lookKind {
+	pick := func(uni, ascii LookKind) LookKind {
 		if u {
 			return uni
 		}
@@ -179,39 +179,39 @@ func (t *translator) assertion(k assertionKind) lookKind {
 	switch k {
 	case assertStartLine:
 		if !t.flags.multiLine {
-			return lookStart
+			return LookStart
 		}
 		if t.flags.crlf {
-			return lookStartCRLF
+			return LookStartCRLF
 		}
-		return lookStartLF
+		return LookStartLF
 	case assertEndLine:
 		if !t.flags.multiLine {
-			return lookEnd
+			return LookEnd
 		}
 		if t.flags.crlf {
-			return lookEndCRLF
+			return LookEndCRLF
 		}
-		return lookEndLF
+		return LookEndLF
 	case assertStartText:
-		return lookStart
+		return LookStart
 	case assertEndText:
-		return lookEnd
+		return LookEnd
 	case assertWordBoundary:
-		return pick(lookWordUnicode, lookWordASCII)
+		return pick(LookWordUnicode, LookWordASCII)
 	case assertNotWordBoundary:
-		return pick(lookWordUnicodeNegate, lookWordASCIINegate)
+		return pick(LookWordUnicodeNegate, LookWordASCIINegate)
 	case assertWordStart:
-		return pick(lookWordStartUnicode, lookWordStartASCII)
+		return pick(LookWordStartUnicode, LookWordStartASCII)
 	case assertWordEnd:
-		return pick(lookWordEndUnicode, lookWordEndASCII)
+		return pick(LookWordEndUnicode, LookWordEndASCII)
 	case assertWordStartHalf:
-		return pick(lookWordStartHalfUnicode, lookWordStartHalfASCII)
+		return pick(LookWordStartHalfUnicode, LookWordStartHalfASCII)
 	}
-	return pick(lookWordEndHalfUnicode, lookWordEndHalfASCII)
+	return pick(LookWordEndHalfUnicode, LookWordEndHalfASCII)
 }
 
-func (t *translator) unicodeClass(u unicodeClass, sp span) (runeClass, *syntaxError) {
+func (t *translator) unicodeClass(u unicodeClass, sp span) (RuneClass, *syntaxError) {
 	c, k, ok := unicodeClassFor(u)
 	if !ok {
 		return nil, t.err(sp, k)
@@ -223,7 +223,7 @@ func (t *translator) unicodeClass(u unicodeClass, sp span) (runeClass, *syntaxEr
 	return t.foldNegate(c, negated), nil
 }
 
-func (t *translator) foldNegate(c runeClass, negated bool) runeClass {
+func (t *translator) foldNegate(c RuneClass, negated bool) RuneClass {
 	if t.flags.caseInsensitive {
 		c = c.caseFold()
 	}
@@ -233,7 +233,7 @@ func (t *translator) foldNegate(c runeClass, negated bool) runeClass {
 	return c
 }
 
-func (t *translator) foldNegateBytes(c byteClass, negated bool) byteClass {
+func (t *translator) foldNegateBytes(c ByteClass, negated bool) ByteClass {
 	if t.flags.caseInsensitive {
 		c = c.asciiFold()
 	}
@@ -243,7 +243,7 @@ func (t *translator) foldNegateBytes(c byteClass, negated bool) byteClass {
 	return c
 }
 
-func (t *translator) bracketedUnicode(b *classBracketed) (runeClass, *syntaxError) {
+func (t *translator) bracketedUnicode(b *classBracketed) (RuneClass, *syntaxError) {
 	c, e := t.setUnicode(b.set)
 	if e != nil {
 		return nil, e
@@ -251,7 +251,7 @@ func (t *translator) bracketedUnicode(b *classBracketed) (runeClass, *syntaxErro
 	return t.foldNegate(c, b.negated), nil
 }
 
-func (t *translator) setUnicode(s classSet) (runeClass, *syntaxError) {
+func (t *translator) setUnicode(s classSet) (RuneClass, *syntaxError) {
 	if s.op == nil {
 		return t.itemUnicode(*s.item)
 	}
@@ -275,14 +275,14 @@ func (t *translator) setUnicode(s classSet) (runeClass, *syntaxError) {
 	return lhs.symmetricDifference(rhs), nil
 }
 
-func (t *translator) itemUnicode(it classItem) (runeClass, *syntaxError) {
+func (t *translator) itemUnicode(it classItem) (RuneClass, *syntaxError) {
 	switch it.kind {
 	case ciEmpty:
-		return runeClass{}, nil
+		return RuneClass{}, nil
 	case ciLiteral:
-		return runeClass{{it.lit.c, it.lit.c}}, nil
+		return RuneClass{{it.lit.c, it.lit.c}}, nil
 	case ciRange:
-		return runeClass{{it.lo.c, it.hi.c}}, nil
+		return RuneClass{{it.lo.c, it.hi.c}}, nil
 	case ciASCII:
 		return t.foldNegate(asciiClassBytes(it.ascii).toRunes(), it.negated), nil
 	case ciUnicode:
@@ -296,7 +296,7 @@ func (t *translator) itemUnicode(it classItem) (runeClass, *syntaxError) {
 	case ciBracketed:
 		return t.bracketedUnicode(it.brk)
 	}
-	var c runeClass
+	var c RuneClass
 	for _, sub := range it.union {
 		sc, e := t.itemUnicode(sub)
 		if e != nil {
@@ -307,7 +307,7 @@ func (t *translator) itemUnicode(it classItem) (runeClass, *syntaxError) {
 	return c, nil
 }
 
-func (t *translator) bracketedBytes(b *classBracketed) (byteClass, *syntaxError) {
+func (t *translator) bracketedBytes(b *classBracketed) (ByteClass, *syntaxError) {
 	c, e := t.setBytes(b.set)
 	if e != nil {
 		return nil, e
@@ -315,7 +315,7 @@ func (t *translator) bracketedBytes(b *classBracketed) (byteClass, *syntaxError)
 	return t.foldNegateBytes(c, b.negated), nil
 }
 
-func (t *translator) setBytes(s classSet) (byteClass, *syntaxError) {
+func (t *translator) setBytes(s classSet) (ByteClass, *syntaxError) {
 	if s.op == nil {
 		return t.itemBytes(*s.item)
 	}
@@ -349,16 +349,16 @@ func (t *translator) classByte(l literal) (byte, *syntaxError) {
 	return 0, t.err(l.span, errUnicodeNotAllowed)
 }
 
-func (t *translator) itemBytes(it classItem) (byteClass, *syntaxError) {
+func (t *translator) itemBytes(it classItem) (ByteClass, *syntaxError) {
 	switch it.kind {
 	case ciEmpty:
-		return byteClass{}, nil
+		return ByteClass{}, nil
 	case ciLiteral:
 		b, e := t.classByte(it.lit)
 		if e != nil {
 			return nil, e
 		}
-		return byteClass{{b, b}}, nil
+		return ByteClass{{b, b}}, nil
 	case ciRange:
 		lo, e := t.classByte(it.lo)
 		if e != nil {
@@ -368,7 +368,7 @@ func (t *translator) itemBytes(it classItem) (byteClass, *syntaxError) {
 		if e != nil {
 			return nil, e
 		}
-		return byteClass{{lo, hi}}, nil
+		return ByteClass{{lo, hi}}, nil
 	case ciASCII:
 		return t.foldNegateBytes(asciiClassBytes(it.ascii), it.negated), nil
 	case ciUnicode:
@@ -382,7 +382,7 @@ func (t *translator) itemBytes(it classItem) (byteClass, *syntaxError) {
 	case ciBracketed:
 		return t.bracketedBytes(it.brk)
 	}
-	var c byteClass
+	var c ByteClass
 	for _, sub := range it.union {
 		sc, e := t.itemBytes(sub)
 		if e != nil {

@@ -1,4 +1,4 @@
-package search
+package syntax
 
 import (
 	"sort"
@@ -7,8 +7,8 @@ import (
 	"unicode/utf8"
 )
 
-// nestLimit is grep-regex's default nesting limit.
-const nestLimit = 250
+// NestLimit is grep-regex's default nesting limit.
+const NestLimit = 250
 
 // parser is a port of the behaviour of regex-syntax's AST parser: same
 // grammar, same error kinds, same error spans, same order of detection.
@@ -1220,7 +1220,7 @@ func (p *parser) checkNest(n *astNode, depth int) *syntaxError {
 		return nil
 	}
 	depth++
-	if depth > nestLimit {
+	if depth > NestLimit {
 		return p.err(n.span, errNestLimitExceeded)
 	}
 	if n.kind == astClassBracketed {
@@ -1237,7 +1237,7 @@ func (p *parser) checkNest(n *astNode, depth int) *syntaxError {
 func (p *parser) checkNestSet(s classSet, depth int) *syntaxError {
 	if s.op != nil {
 		depth++
-		if depth > nestLimit {
+		if depth > NestLimit {
 			return p.err(s.span, errNestLimitExceeded)
 		}
 		if e := p.checkNestSet(s.op.lhs, depth); e != nil {
@@ -1252,13 +1252,13 @@ func (p *parser) checkNestItem(it classItem, depth int) *syntaxError {
 	switch it.kind {
 	case ciBracketed:
 		depth++
-		if depth > nestLimit {
+		if depth > NestLimit {
 			return p.err(it.span, errNestLimitExceeded)
 		}
 		return p.checkNestSet(it.brk.set, depth)
 	case ciUnion:
 		depth++
-		if depth > nestLimit {
+		if depth > NestLimit {
 			return p.err(it.span, errNestLimitExceeded)
 		}
 		for _, sub := range it.union {
