@@ -220,7 +220,8 @@ $(WIN_NODE):
 # one test is about them. Not capi: its tests need cgo, covered by the C test.
 WIN_GOTEST_DIR  := $(WINE_DIR)/gotest
 WIN_GOTEST_PKGS ?= . ./internal/engine ./internal/fuzzy ./internal/glob ./internal/ignore \
-                   ./internal/scancache ./internal/search ./internal/walk
+                   ./internal/regex ./internal/regex/syntax ./internal/scancache ./internal/search \
+                   ./internal/walk
 
 win-gotests:
 	@rm -rf $(WIN_GOTEST_DIR) && mkdir -p $(WIN_GOTEST_DIR)
