@@ -45,7 +45,11 @@ func goCorpus(b *testing.B) []byte {
 }
 
 func benchSearch(b *testing.B, o Options, withLines bool) {
-	data := goCorpus(b)
+	benchData(b, goCorpus(b), o, withLines)
+}
+
+// benchData searches data with o and reports the matches of the last run.
+func benchData(b *testing.B, data []byte, o Options, withLines bool) {
 	m, err := Compile(o)
 	if err != nil {
 		b.Fatal(err)
@@ -114,18 +118,7 @@ func BenchmarkBackreference(b *testing.B) {
 // every line, dense enough to test when the search should leave the
 // prefilter for the automaton (denseGap).
 func benchRepeated(b *testing.B, line, pattern string) {
-	data := bytes.Repeat([]byte(line), 4<<20/len(line))
-	m, err := Compile(Options{Pattern: pattern})
-	if err != nil {
-		b.Fatal(err)
-	}
-	var dst []Match
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	b.ResetTimer()
-	for range b.N {
-		dst, _, _ = m.Search(data, -1, true, dst[:0], nil)
-	}
+	benchData(b, bytes.Repeat([]byte(line), 4<<20/len(line)), Options{Pattern: pattern}, true)
 }
 
 // Candidate lines of 15 bytes that fail the other required literal ('('),

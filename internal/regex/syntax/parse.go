@@ -959,6 +959,17 @@ func indexStr(s, sub string) int {
 
 // ---- character classes ----
 
+// classSetOp is the class set operator written with c doubled: &&, --, ~~.
+func classSetOp(c rune) classOpKind {
+	switch c {
+	case '&':
+		return opIntersection
+	case '-':
+		return opDifference
+	}
+	return opSymmetricDifference
+}
+
 func (p *parser) parseSetClass() (*classBracketed, *syntaxError) {
 	union := classUnion{span: p.span()}
 	for {
@@ -985,39 +996,14 @@ func (p *parser) parseSetClass() (*classBracketed, *syntaxError) {
 				return top, nil
 			}
 			union = nested
-		case '&':
-			if p.peek() == '&' {
-				p.bumpIf("&&")
-				union = p.pushClassOp(opIntersection, union)
+		case '&', '-', '~':
+			// Doubled, the character is a set operator (&&, --, ~~).
+			if c := p.char(); p.peek() == c {
+				p.bumpIf(string([]rune{c, c}))
+				union = p.pushClassOp(classSetOp(c), union)
 				continue
 			}
-			it, e := p.parseSetClassRange()
-			if e != nil {
-				return nil, e
-			}
-			union.push(it)
-		case '-':
-			if p.peek() == '-' {
-				p.bumpIf("--")
-				union = p.pushClassOp(opDifference, union)
-				continue
-			}
-			it, e := p.parseSetClassRange()
-			if e != nil {
-				return nil, e
-			}
-			union.push(it)
-		case '~':
-			if p.peek() == '~' {
-				p.bumpIf("~~")
-				union = p.pushClassOp(opSymmetricDifference, union)
-				continue
-			}
-			it, e := p.parseSetClassRange()
-			if e != nil {
-				return nil, e
-			}
-			union.push(it)
+			fallthrough
 		default:
 			it, e := p.parseSetClassRange()
 			if e != nil {

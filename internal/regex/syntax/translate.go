@@ -252,19 +252,31 @@ func (t *translator) bracketedUnicode(b *classBracketed) (RuneClass, *syntaxErro
 }
 
 func (t *translator) setUnicode(s classSet) (RuneClass, *syntaxError) {
+	return evalClassSet(s, t.flags.caseInsensitive, RuneClass.caseFold, t.itemUnicode)
+}
+
+// evalClassSet evaluates a class set expression (&&, --, ~~) over classes
+// of type C (RuneClass or ByteClass), items by item; with fold, both sides
+// of an operation are case-folded first.
+func evalClassSet[C interface {
+	intersect(C) C
+	difference(C) C
+	symmetricDifference(C) C
+}](s classSet, fold bool, caseFold func(C) C, item func(classItem) (C, *syntaxError)) (C, *syntaxError) {
 	if s.op == nil {
-		return t.itemUnicode(*s.item)
+		return item(*s.item)
 	}
-	lhs, e := t.setUnicode(s.op.lhs)
+	var none C
+	lhs, e := evalClassSet(s.op.lhs, fold, caseFold, item)
 	if e != nil {
-		return nil, e
+		return none, e
 	}
-	rhs, e := t.setUnicode(s.op.rhs)
+	rhs, e := evalClassSet(s.op.rhs, fold, caseFold, item)
 	if e != nil {
-		return nil, e
+		return none, e
 	}
-	if t.flags.caseInsensitive {
-		lhs, rhs = lhs.caseFold(), rhs.caseFold()
+	if fold {
+		lhs, rhs = caseFold(lhs), caseFold(rhs)
 	}
 	switch s.op.kind {
 	case opIntersection:
@@ -316,27 +328,7 @@ func (t *translator) bracketedBytes(b *classBracketed) (ByteClass, *syntaxError)
 }
 
 func (t *translator) setBytes(s classSet) (ByteClass, *syntaxError) {
-	if s.op == nil {
-		return t.itemBytes(*s.item)
-	}
-	lhs, e := t.setBytes(s.op.lhs)
-	if e != nil {
-		return nil, e
-	}
-	rhs, e := t.setBytes(s.op.rhs)
-	if e != nil {
-		return nil, e
-	}
-	if t.flags.caseInsensitive {
-		lhs, rhs = lhs.asciiFold(), rhs.asciiFold()
-	}
-	switch s.op.kind {
-	case opIntersection:
-		return lhs.intersect(rhs), nil
-	case opDifference:
-		return lhs.difference(rhs), nil
-	}
-	return lhs.symmetricDifference(rhs), nil
+	return evalClassSet(s, t.flags.caseInsensitive, ByteClass.asciiFold, t.itemBytes)
 }
 
 func (t *translator) classByte(l literal) (byte, *syntaxError) {

@@ -12,23 +12,20 @@ import (
 
 func tableClass(t *unicode.RangeTable) RuneClass {
 	var rs []RuneRange
-	for _, r := range t.R16 {
-		if r.Stride == 1 {
-			rs = append(rs, RuneRange{rune(r.Lo), rune(r.Hi)})
-			continue
+	add := func(lo, hi, stride rune) {
+		if stride == 1 {
+			rs = append(rs, RuneRange{lo, hi})
+			return
 		}
-		for c := rune(r.Lo); c <= rune(r.Hi); c += rune(r.Stride) {
+		for c := lo; c <= hi; c += stride {
 			rs = append(rs, RuneRange{c, c})
 		}
 	}
+	for _, r := range t.R16 {
+		add(rune(r.Lo), rune(r.Hi), rune(r.Stride))
+	}
 	for _, r := range t.R32 {
-		if r.Stride == 1 {
-			rs = append(rs, RuneRange{rune(r.Lo), rune(r.Hi)})
-			continue
-		}
-		for c := rune(r.Lo); c <= rune(r.Hi); c += rune(r.Stride) {
-			rs = append(rs, RuneRange{c, c})
-		}
+		add(rune(r.Lo), rune(r.Hi), rune(r.Stride))
 	}
 	return canonRunes(rs)
 }
