@@ -394,17 +394,27 @@ func (p *parser) popGroupEnd(cc concat) (*astNode, *syntaxError) {
 	return ast, nil
 }
 
-func (p *parser) parseUncountedRepetition(cc concat, kind repetitionKind) (concat, *syntaxError) {
-	opStart := p.pos
+// popRepeated takes the expression a repetition operator at p.pos applies
+// to, the last of cc, off cc; there must be one, and not a flag group.
+func (p *parser) popRepeated(cc concat) (concat, *astNode, *syntaxError) {
 	n := len(cc.asts)
 	if n == 0 {
-		return cc, p.err(p.span(), errRepetitionMissing)
+		return cc, nil, p.err(p.span(), errRepetitionMissing)
 	}
 	ast := cc.asts[n-1]
 	if ast.kind == astEmpty || ast.kind == astFlags {
-		return cc, p.err(p.span(), errRepetitionMissing)
+		return cc, nil, p.err(p.span(), errRepetitionMissing)
 	}
 	cc.asts = cc.asts[:n-1]
+	return cc, ast, nil
+}
+
+func (p *parser) parseUncountedRepetition(cc concat, kind repetitionKind) (concat, *syntaxError) {
+	opStart := p.pos
+	cc, ast, e := p.popRepeated(cc)
+	if e != nil {
+		return cc, e
+	}
 	greedy := true
 	if p.bump() && p.char() == '?' {
 		greedy = false
@@ -425,15 +435,10 @@ func (p *parser) parseUncountedRepetition(cc concat, kind repetitionKind) (conca
 
 func (p *parser) parseCountedRepetition(cc concat) (concat, *syntaxError) {
 	start := p.pos
-	n := len(cc.asts)
-	if n == 0 {
-		return cc, p.err(p.span(), errRepetitionMissing)
+	cc, ast, e := p.popRepeated(cc)
+	if e != nil {
+		return cc, e
 	}
-	ast := cc.asts[n-1]
-	if ast.kind == astEmpty || ast.kind == astFlags {
-		return cc, p.err(p.span(), errRepetitionMissing)
-	}
-	cc.asts = cc.asts[:n-1]
 	if !p.bumpAndBumpSpace() {
 		return cc, p.err(span{start, p.pos}, errRepetitionCountUnclosed)
 	}

@@ -224,8 +224,28 @@ func (t *translator) unicodeClass(u unicodeClass, sp span) (RuneClass, *syntaxEr
 }
 
 func (t *translator) foldNegate(c RuneClass, negated bool) RuneClass {
-	if t.flags.caseInsensitive {
-		c = c.caseFold()
+	return foldNegated(c, t.flags.caseInsensitive, RuneClass.caseFold, negated)
+}
+
+func (t *translator) foldNegateBytes(c ByteClass, negated bool) ByteClass {
+	return foldNegated(c, t.flags.caseInsensitive, ByteClass.asciiFold, negated)
+}
+
+// classOps are the operations of RuneClass and ByteClass that the
+// translation of classes runs on either.
+type classOps[C any] interface {
+	union(C) C
+	negate() C
+	intersect(C) C
+	difference(C) C
+	symmetricDifference(C) C
+}
+
+// foldNegated is c, case-folded with caseFold when fold, then complemented
+// when negated.
+func foldNegated[C classOps[C]](c C, fold bool, caseFold func(C) C, negated bool) C {
+	if fold {
+		c = caseFold(c)
 	}
 	if negated {
 		c = c.negate()
@@ -233,14 +253,18 @@ func (t *translator) foldNegate(c RuneClass, negated bool) RuneClass {
 	return c
 }
 
-func (t *translator) foldNegateBytes(c ByteClass, negated bool) ByteClass {
-	if t.flags.caseInsensitive {
-		c = c.asciiFold()
+// unionItems is the union of the classes of items, each translated by item.
+func unionItems[C classOps[C]](items []classItem, item func(classItem) (C, *syntaxError)) (C, *syntaxError) {
+	var c C
+	for _, sub := range items {
+		sc, e := item(sub)
+		if e != nil {
+			var none C
+			return none, e
+		}
+		c = c.union(sc)
 	}
-	if negated {
-		c = c.negate()
-	}
-	return c
+	return c, nil
 }
 
 func (t *translator) bracketedUnicode(b *classBracketed) (RuneClass, *syntaxError) {
@@ -258,11 +282,7 @@ func (t *translator) setUnicode(s classSet) (RuneClass, *syntaxError) {
 // evalClassSet evaluates a class set expression (&&, --, ~~) over classes
 // of type C (RuneClass or ByteClass), items by item; with fold, both sides
 // of an operation are case-folded first.
-func evalClassSet[C interface {
-	intersect(C) C
-	difference(C) C
-	symmetricDifference(C) C
-}](s classSet, fold bool, caseFold func(C) C, item func(classItem) (C, *syntaxError)) (C, *syntaxError) {
+func evalClassSet[C classOps[C]](s classSet, fold bool, caseFold func(C) C, item func(classItem) (C, *syntaxError)) (C, *syntaxError) {
 	if s.op == nil {
 		return item(*s.item)
 	}
@@ -300,23 +320,11 @@ func (t *translator) itemUnicode(it classItem) (RuneClass, *syntaxError) {
 	case ciUnicode:
 		return t.unicodeClass(it.uni, it.span)
 	case ciPerl:
-		c := perlUnicode(it.perl)
-		if it.negated {
-			c = c.negate()
-		}
-		return c, nil
+		return foldNegated(perlUnicode(it.perl), false, nil, it.negated), nil
 	case ciBracketed:
 		return t.bracketedUnicode(it.brk)
 	}
-	var c RuneClass
-	for _, sub := range it.union {
-		sc, e := t.itemUnicode(sub)
-		if e != nil {
-			return nil, e
-		}
-		c = c.union(sc)
-	}
-	return c, nil
+	return unionItems(it.union, t.itemUnicode)
 }
 
 func (t *translator) bracketedBytes(b *classBracketed) (ByteClass, *syntaxError) {
@@ -366,21 +374,9 @@ func (t *translator) itemBytes(it classItem) (ByteClass, *syntaxError) {
 	case ciUnicode:
 		return nil, t.err(it.span, errUnicodeNotAllowed)
 	case ciPerl:
-		c := perlASCII(it.perl)
-		if it.negated {
-			c = c.negate()
-		}
-		return c, nil
+		return foldNegated(perlASCII(it.perl), false, nil, it.negated), nil
 	case ciBracketed:
 		return t.bracketedBytes(it.brk)
 	}
-	var c ByteClass
-	for _, sub := range it.union {
-		sc, e := t.itemBytes(sub)
-		if e != nil {
-			return nil, e
-		}
-		c = c.union(sc)
-	}
-	return c, nil
+	return unionItems(it.union, t.itemBytes)
 }
