@@ -6,43 +6,22 @@ import (
 	"unicode"
 )
 
+// Range is an inclusive range of runes or bytes.
+type Range[T rune | byte] struct{ Lo, Hi T }
+
 // RuneRange is an inclusive range of Unicode scalar values.
-type RuneRange struct{ Lo, Hi rune }
+type RuneRange = Range[rune]
 
 // RuneClass is a sorted list of non-overlapping, non-adjacent ranges.
 type RuneClass []RuneRange
 
 // ByteRange is an inclusive range of bytes.
-type ByteRange struct{ Lo, Hi byte }
+type ByteRange = Range[byte]
 
 // ByteClass is a sorted list of non-overlapping, non-adjacent byte ranges.
 type ByteClass []ByteRange
 
-func canonRunes(rs []RuneRange) RuneClass {
-	if len(rs) == 0 {
-		return RuneClass{}
-	}
-	sort.Slice(rs, func(i, j int) bool { return rs[i].Lo < rs[j].Lo })
-	out := rs[:1]
-	for _, r := range rs[1:] {
-		last := &out[len(out)-1]
-		if r.Lo <= last.Hi+1 {
-			if r.Hi > last.Hi {
-				last.Hi = r.Hi
-			}
-			continue
-		}
-		out = append(out, r)
-	}
-	return out
-}
-
-func (c RuneClass) union(o RuneClass) RuneClass {
-	rs := make([]RuneRange, 0, len(c)+len(o))
-	rs = append(rs, c...)
-	rs = append(rs, o...)
-	return canonRunes(rs)
-}
+func (c RuneClass) union(o RuneClass) RuneClass { return unionRanges(c, o) }
 
 // negate complements c over the Unicode scalar values (surrogates excluded).
 func (c RuneClass) negate() RuneClass {
@@ -74,26 +53,10 @@ func (c RuneClass) negate() RuneClass {
 	if next <= unicode.MaxRune {
 		add(next, unicode.MaxRune)
 	}
-	return canonRunes(out)
+	return canon(out)
 }
 
-func (c RuneClass) intersect(o RuneClass) RuneClass {
-	var out []RuneRange
-	i, j := 0, 0
-	for i < len(c) && j < len(o) {
-		lo := max(c[i].Lo, o[j].Lo)
-		hi := min(c[i].Hi, o[j].Hi)
-		if lo <= hi {
-			out = append(out, RuneRange{lo, hi})
-		}
-		if c[i].Hi < o[j].Hi {
-			i++
-		} else {
-			j++
-		}
-	}
-	return canonRunes(out)
-}
+func (c RuneClass) intersect(o RuneClass) RuneClass { return intersectRanges(c, o) }
 
 func (c RuneClass) difference(o RuneClass) RuneClass {
 	return c.intersect(o.negateAll())
@@ -101,20 +64,7 @@ func (c RuneClass) difference(o RuneClass) RuneClass {
 
 // negateAll complements over every rune value 0..MaxRune, which keeps
 // surrogates out of the way for set differences of scalar-value classes.
-func (c RuneClass) negateAll() RuneClass {
-	var out []RuneRange
-	next := rune(0)
-	for _, r := range c {
-		if r.Lo > next {
-			out = append(out, RuneRange{next, r.Lo - 1})
-		}
-		next = r.Hi + 1
-	}
-	if next <= unicode.MaxRune {
-		out = append(out, RuneRange{next, unicode.MaxRune})
-	}
-	return out
-}
+func (c RuneClass) negateAll() RuneClass { return complement(c, unicode.MaxRune) }
 
 func (c RuneClass) symmetricDifference(o RuneClass) RuneClass {
 	return c.union(o).difference(c.intersect(o))
@@ -171,64 +121,12 @@ func (c RuneClass) caseFold() RuneClass {
 	return c.union(add)
 }
 
-func canonBytes(rs []ByteRange) ByteClass {
-	if len(rs) == 0 {
-		return ByteClass{}
-	}
-	sort.Slice(rs, func(i, j int) bool { return rs[i].Lo < rs[j].Lo })
-	out := rs[:1]
-	for _, r := range rs[1:] {
-		last := &out[len(out)-1]
-		if int(r.Lo) <= int(last.Hi)+1 {
-			if r.Hi > last.Hi {
-				last.Hi = r.Hi
-			}
-			continue
-		}
-		out = append(out, r)
-	}
-	return out
-}
+func (c ByteClass) union(o ByteClass) ByteClass { return unionRanges(c, o) }
 
-func (c ByteClass) union(o ByteClass) ByteClass {
-	rs := make([]ByteRange, 0, len(c)+len(o))
-	rs = append(rs, c...)
-	rs = append(rs, o...)
-	return canonBytes(rs)
-}
+// negate complements c over all bytes.
+func (c ByteClass) negate() ByteClass { return complement(c, 255) }
 
-func (c ByteClass) negate() ByteClass {
-	var out []ByteRange
-	next := 0
-	for _, r := range c {
-		if int(r.Lo) > next {
-			out = append(out, ByteRange{byte(next), r.Lo - 1})
-		}
-		next = int(r.Hi) + 1
-	}
-	if next <= 255 {
-		out = append(out, ByteRange{byte(next), 255})
-	}
-	return out
-}
-
-func (c ByteClass) intersect(o ByteClass) ByteClass {
-	var out []ByteRange
-	i, j := 0, 0
-	for i < len(c) && j < len(o) {
-		lo := max(c[i].Lo, o[j].Lo)
-		hi := min(c[i].Hi, o[j].Hi)
-		if lo <= hi {
-			out = append(out, ByteRange{lo, hi})
-		}
-		if c[i].Hi < o[j].Hi {
-			i++
-		} else {
-			j++
-		}
-	}
-	return canonBytes(out)
-}
+func (c ByteClass) intersect(o ByteClass) ByteClass { return intersectRanges(c, o) }
 
 func (c ByteClass) difference(o ByteClass) ByteClass { return c.intersect(o.negate()) }
 
@@ -257,6 +155,69 @@ func (c ByteClass) toRunes() RuneClass {
 	out := make(RuneClass, len(c))
 	for i, r := range c {
 		out[i] = RuneRange{rune(r.Lo), rune(r.Hi)}
+	}
+	return out
+}
+
+// canon sorts rs and merges its overlapping and adjacent ranges, in place.
+func canon[T rune | byte](rs []Range[T]) []Range[T] {
+	if len(rs) == 0 {
+		return []Range[T]{}
+	}
+	sort.Slice(rs, func(i, j int) bool { return rs[i].Lo < rs[j].Lo })
+	out := rs[:1]
+	for _, r := range rs[1:] {
+		last := &out[len(out)-1]
+		if int(r.Lo) <= int(last.Hi)+1 {
+			if r.Hi > last.Hi {
+				last.Hi = r.Hi
+			}
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// unionRanges is the canonical union of two sets of ranges.
+func unionRanges[T rune | byte](a, b []Range[T]) []Range[T] {
+	rs := make([]Range[T], 0, len(a)+len(b))
+	rs = append(rs, a...)
+	rs = append(rs, b...)
+	return canon(rs)
+}
+
+// intersectRanges is the intersection of two canonical sets of ranges.
+func intersectRanges[T rune | byte](a, b []Range[T]) []Range[T] {
+	var out []Range[T]
+	i, j := 0, 0
+	for i < len(a) && j < len(b) {
+		lo := max(a[i].Lo, b[j].Lo)
+		hi := min(a[i].Hi, b[j].Hi)
+		if lo <= hi {
+			out = append(out, Range[T]{lo, hi})
+		}
+		if a[i].Hi < b[j].Hi {
+			i++
+		} else {
+			j++
+		}
+	}
+	return canon(out)
+}
+
+// complement is the complement of the canonical set c within [0, top].
+func complement[T rune | byte](c []Range[T], top T) []Range[T] {
+	var out []Range[T]
+	next := 0
+	for _, r := range c {
+		if int(r.Lo) > next {
+			out = append(out, Range[T]{T(next), r.Lo - 1})
+		}
+		next = int(r.Hi) + 1
+	}
+	if next <= int(top) {
+		out = append(out, Range[T]{T(next), top})
 	}
 	return out
 }

@@ -268,15 +268,18 @@ func unionItems[C classOps[C]](items []classItem, item func(classItem) (C, *synt
 }
 
 func (t *translator) bracketedUnicode(b *classBracketed) (RuneClass, *syntaxError) {
-	c, e := t.setUnicode(b.set)
-	if e != nil {
-		return nil, e
-	}
-	return t.foldNegate(c, b.negated), nil
+	return bracketed(b, t.flags.caseInsensitive, RuneClass.caseFold, t.itemUnicode)
 }
 
-func (t *translator) setUnicode(s classSet) (RuneClass, *syntaxError) {
-	return evalClassSet(s, t.flags.caseInsensitive, RuneClass.caseFold, t.itemUnicode)
+// bracketed translates a bracketed class, [...], to a class of type C
+// (RuneClass or ByteClass), items by item; fold is (?i), done by caseFold.
+func bracketed[C classOps[C]](b *classBracketed, fold bool, caseFold func(C) C, item func(classItem) (C, *syntaxError)) (C, *syntaxError) {
+	c, e := evalClassSet(b.set, fold, caseFold, item)
+	if e != nil {
+		var none C
+		return none, e
+	}
+	return foldNegated(c, fold, caseFold, b.negated), nil
 }
 
 // evalClassSet evaluates a class set expression (&&, --, ~~) over classes
@@ -328,15 +331,7 @@ func (t *translator) itemUnicode(it classItem) (RuneClass, *syntaxError) {
 }
 
 func (t *translator) bracketedBytes(b *classBracketed) (ByteClass, *syntaxError) {
-	c, e := t.setBytes(b.set)
-	if e != nil {
-		return nil, e
-	}
-	return t.foldNegateBytes(c, b.negated), nil
-}
-
-func (t *translator) setBytes(s classSet) (ByteClass, *syntaxError) {
-	return evalClassSet(s, t.flags.caseInsensitive, ByteClass.asciiFold, t.itemBytes)
+	return bracketed(b, t.flags.caseInsensitive, ByteClass.asciiFold, t.itemBytes)
 }
 
 func (t *translator) classByte(l literal) (byte, *syntaxError) {

@@ -27,7 +27,7 @@ func tableClass(t *unicode.RangeTable) RuneClass {
 	for _, r := range t.R32 {
 		add(rune(r.Lo), rune(r.Hi), rune(r.Stride))
 	}
-	return canonRunes(rs)
+	return canon(rs)
 }
 
 func tables(ts ...*unicode.RangeTable) RuneClass {
