@@ -84,11 +84,17 @@ func Glob(ctx context.Context, o GlobOptions) (GlobResult, error) {
 	if err != nil {
 		return GlobResult{}, publicError(err)
 	}
-	res := GlobResult{Matches: make([]GlobMatch, len(r.Matches)), TotalMatches: r.TotalMatches}
-	for i := range r.Matches {
-		res.Matches[i] = globMatch(&r.Matches[i])
+	return GlobResult{Matches: convert(r.Matches, globMatch), TotalMatches: r.TotalMatches}, nil
+}
+
+// convert returns f of every element of in, in order (an empty slice, not
+// nil, when in is empty).
+func convert[S, D any](in []S, f func(*S) D) []D {
+	out := make([]D, len(in))
+	for i := range in {
+		out[i] = f(&in[i])
 	}
-	return res, nil
+	return out
 }
 
 // FuzzyFindOptions are the options of FuzzyFind (FuzzyFindOptions in
@@ -135,11 +141,8 @@ func FuzzyFind(ctx context.Context, o FuzzyFindOptions) (FuzzyFindResult, error)
 	if err != nil {
 		return FuzzyFindResult{}, publicError(err)
 	}
-	res := FuzzyFindResult{Matches: make([]FuzzyFindMatch, len(r.Matches)), TotalMatches: r.TotalMatches}
-	for i, m := range r.Matches {
-		res.Matches[i] = FuzzyFindMatch(m)
-	}
-	return res, nil
+	fuzzyMatch := func(m *engine.FuzzyFindMatch) FuzzyFindMatch { return FuzzyFindMatch(*m) }
+	return FuzzyFindResult{Matches: convert(r.Matches, fuzzyMatch), TotalMatches: r.TotalMatches}, nil
 }
 
 // GrepMode selects what Grep reports (GrepOutputMode in pi-natives).
@@ -273,12 +276,8 @@ func Grep(ctx context.Context, o GrepOptions) (GrepResult, error) {
 	if err != nil {
 		return GrepResult{}, publicError(err)
 	}
-	res := GrepResult{Matches: make([]GrepMatch, len(r.Matches)), TotalMatches: r.TotalMatches,
-		FilesWithMatches: r.FilesWithMatches, FilesSearched: r.FilesSearched, LimitReached: r.LimitReached}
-	for i := range r.Matches {
-		res.Matches[i] = grepMatch(&r.Matches[i])
-	}
-	return res, nil
+	return GrepResult{Matches: convert(r.Matches, grepMatch), TotalMatches: r.TotalMatches,
+		FilesWithMatches: r.FilesWithMatches, FilesSearched: r.FilesSearched, LimitReached: r.LimitReached}, nil
 }
 
 // ListWorkspaceOptions are the options of ListWorkspace
@@ -339,10 +338,8 @@ func ListWorkspace(ctx context.Context, o ListWorkspaceOptions) (ListWorkspaceRe
 	if err != nil {
 		return ListWorkspaceResult{}, publicError(err)
 	}
-	res := ListWorkspaceResult{Entries: make([]WorkspaceEntry, len(r.Entries)),
-		AgentsMdFiles: r.AgentsMdFiles, Truncated: r.Truncated}
-	for i, e := range r.Entries {
-		res.Entries[i] = WorkspaceEntry{Path: e.Path, Type: FileType(e.Type), Mtime: e.Mtime, Size: e.Size}
+	entry := func(e *engine.WorkspaceEntry) WorkspaceEntry {
+		return WorkspaceEntry{Path: e.Path, Type: FileType(e.Type), Mtime: e.Mtime, Size: e.Size}
 	}
-	return res, nil
+	return ListWorkspaceResult{Entries: convert(r.Entries, entry), AgentsMdFiles: r.AgentsMdFiles, Truncated: r.Truncated}, nil
 }

@@ -220,7 +220,8 @@ $(WIN_NODE):
 # one test is about them. Not capi: its tests need cgo, covered by the C test.
 WIN_GOTEST_DIR  := $(WINE_DIR)/gotest
 WIN_GOTEST_PKGS ?= . ./internal/engine ./internal/fuzzy ./internal/glob ./internal/ignore \
-                   ./internal/scancache ./internal/search ./internal/walk
+                   ./internal/regex ./internal/regex/syntax ./internal/scancache ./internal/search \
+                   ./internal/walk
 
 # They are built with packaging/windows/deleteat-overlay.sh's overlay of one
 # standard-library file, so that os.Remove works under wine 8.0 (see there).
@@ -294,15 +295,20 @@ $(MUSL_CTEST): capi/ctest/fscache_test.c include/fscache.h $(MUSL_LIB)
 
 musl: $(MUSL_LIB) $(MUSL_ADDON) $(MUSL_CTEST)
 
+# The check of a musl library or addon $$f, in a recipe's loop: it needs
+# libc.so only (the addon also libfscache), with no glibc symbol versions.
+MUSL_NEEDED_CHECK = \
+  needed=$$(readelf -dW $$f | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort | tr '\n' ' '); \
+  case $$f in *.node) want="libc.so $(SONAME) ";; *) want="libc.so ";; esac; \
+  test "$$needed" = "$$want" || { echo "$$f needs: $$needed (want: $$want)"; exit 1; }; \
+  ! readelf -VW $$f | grep -q GLIBC_ || { echo "$$f has glibc symbol versions"; exit 1; };
+
 # The C test against the musl library, and what the package's binaries are
 # made of: musl's loader and libc only, no glibc symbol versions.
 test-musl: musl
 	@readelf -lW $(MUSL_CTEST) | grep -q 'interpreter: /lib/ld-musl-x86_64.so.1' || { echo "$(MUSL_CTEST): not a musl program"; exit 1; }
 	@for f in $(MUSL_LIB) $(MUSL_ADDON); do \
-	  needed=$$(readelf -dW $$f | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort | tr '\n' ' '); \
-	  case $$f in *.node) want="libc.so $(SONAME) ";; *) want="libc.so ";; esac; \
-	  test "$$needed" = "$$want" || { echo "$$f needs: $$needed (want: $$want)"; exit 1; }; \
-	  ! readelf -VW $$f | grep -q GLIBC_ || { echo "$$f has glibc symbol versions"; exit 1; }; \
+	  $(MUSL_NEEDED_CHECK) \
 	done
 	@grep -oE '\bfscache_[a-z_0-9]+\(' include/fscache.h | tr -d '(' | sort -u >$(MUSL_DIR)/want.txt; \
 	  nm -D --defined-only $(MUSL_LIB) | awk '{print $$3}' | sort -u >$(MUSL_DIR)/exports.txt; \
@@ -355,10 +361,7 @@ test-musl: test-musl-arm64
 test-musl-arm64: $(MUSLA_LIB) $(MUSLA_ADDON) $(MUSLA_CTEST) | arm64-tools
 	@for f in $(MUSLA_LIB) $(MUSLA_ADDON); do \
 	  readelf -hW $$f | grep -q 'Machine:.*AArch64' || { echo "$$f: not AArch64"; exit 1; }; \
-	  needed=$$(readelf -dW $$f | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | sort | tr '\n' ' '); \
-	  case $$f in *.node) want="libc.so $(SONAME) ";; *) want="libc.so ";; esac; \
-	  test "$$needed" = "$$want" || { echo "$$f needs: $$needed (want: $$want)"; exit 1; }; \
-	  ! readelf -VW $$f | grep -q GLIBC_ || { echo "$$f has glibc symbol versions"; exit 1; }; \
+	  $(MUSL_NEEDED_CHECK) \
 	done
 	@grep -oE '\bfscache_[a-z_0-9]+\(' include/fscache.h | tr -d '(' | sort -u >$(MUSLA_DIR)/want.txt; \
 	  nm -D --defined-only $(MUSLA_LIB) | awk '{print $$3}' | sort -u >$(MUSLA_DIR)/exports.txt; \

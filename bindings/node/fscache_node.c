@@ -155,14 +155,22 @@ static napi_value json_parse_string(napi_env env, napi_value str) {
   return out;
 }
 
-/* JSON.parse(text) -> value; returns NULL with an exception pending on error. */
-static napi_value json_parse(napi_env env, const char *text, size_t len) {
+/* JSON.parse of text[0:len), read as UTF-8, or as a one-byte string when
+ * latin1; returns NULL with an exception pending on error. */
+static napi_value json_parse_text(napi_env env, const char *text, size_t len, int latin1) {
   napi_value str;
-  if (napi_create_string_utf8(env, text, len, &str) != napi_ok) {
+  napi_status st = latin1 ? napi_create_string_latin1(env, text, len, &str)
+                          : napi_create_string_utf8(env, text, len, &str);
+  if (st != napi_ok) {
     fail(env, "fscache: cannot create a string for JSON.parse");
     return NULL;
   }
   return json_parse_string(env, str);
+}
+
+/* JSON.parse(text) -> value; returns NULL with an exception pending on error. */
+static napi_value json_parse(napi_env env, const char *text, size_t len) {
+  return json_parse_text(env, text, len, 0);
 }
 
 /*
@@ -209,12 +217,7 @@ static int is_ascii(const char *s, size_t n) {
 
 /* JSON.parse of text[0:len), a one-byte string. */
 static napi_value json_parse_latin1(napi_env env, const char *text, size_t len) {
-  napi_value str;
-  if (napi_create_string_latin1(env, text, len, &str) != napi_ok) {
-    fail(env, "fscache: cannot create a string for JSON.parse");
-    return NULL;
-  }
-  return json_parse_string(env, str);
+  return json_parse_text(env, text, len, 1);
 }
 
 /* Index of the '"' closing the JSON string whose opening quote is at
@@ -1045,20 +1048,23 @@ NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
     return fail(env, "fscache: cannot initialise the addon");
   }
   napi_add_env_cleanup_hook(env, env_cleanup, env); /* best effort */
+  /* An enumerable function property of exports. */
+#define EXPORT_FN(name, fn) {name, NULL, fn, NULL, NULL, NULL, napi_enumerable, NULL}
   napi_property_descriptor props[] = {
-      {"glob", NULL, js_glob, NULL, NULL, NULL, napi_enumerable, NULL},
-      {"fuzzyFind", NULL, js_fuzzy_find, NULL, NULL, NULL, napi_enumerable, NULL},
-      {"grep", NULL, js_grep, NULL, NULL, NULL, napi_enumerable, NULL},
-      {"listWorkspace", NULL, js_list_workspace, NULL, NULL, NULL, napi_enumerable, NULL},
-      {"invalidate", NULL, js_invalidate, NULL, NULL, NULL, napi_enumerable, NULL},
-      {"cacheStats", NULL, js_cache_stats, NULL, NULL, NULL, napi_enumerable, NULL},
-      {"createCancelToken", NULL, js_create_cancel_token, NULL, NULL, NULL, napi_enumerable, NULL},
-      {"cancel", NULL, js_cancel, NULL, NULL, NULL, napi_enumerable, NULL},
-      {"closeAll", NULL, js_close_all, NULL, NULL, NULL, napi_enumerable, NULL},
-      {"version", NULL, js_version, NULL, NULL, NULL, napi_enumerable, NULL},
-      {"debugStats", NULL, js_debug_stats, NULL, NULL, NULL, napi_enumerable, NULL},
-      {"debugGoroutineStacks", NULL, js_debug_goroutine_stacks, NULL, NULL, NULL, napi_enumerable, NULL},
+      EXPORT_FN("glob", js_glob),
+      EXPORT_FN("fuzzyFind", js_fuzzy_find),
+      EXPORT_FN("grep", js_grep),
+      EXPORT_FN("listWorkspace", js_list_workspace),
+      EXPORT_FN("invalidate", js_invalidate),
+      EXPORT_FN("cacheStats", js_cache_stats),
+      EXPORT_FN("createCancelToken", js_create_cancel_token),
+      EXPORT_FN("cancel", js_cancel),
+      EXPORT_FN("closeAll", js_close_all),
+      EXPORT_FN("version", js_version),
+      EXPORT_FN("debugStats", js_debug_stats),
+      EXPORT_FN("debugGoroutineStacks", js_debug_goroutine_stacks),
   };
+#undef EXPORT_FN
   CHECK(env, napi_define_properties(env, exports, sizeof props / sizeof props[0], props),
         "fscache: cannot define exports");
   return exports;

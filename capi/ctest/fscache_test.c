@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+
+#include "check.h"
 #ifdef _WIN32
 /* mingw-w64 (make windows): the test's root is made in the working directory. */
 #include <direct.h>
@@ -20,20 +22,6 @@ static char *mkdtemp(char *tmpl) { return _mktemp(tmpl) && _mkdir(tmpl) == 0 ? t
 #include <unistd.h>
 #define CTEST_ROOT "/tmp/fscache-ctest-XXXXXX"
 #endif
-
-static int failures;
-static int checks;
-
-#define CHECK(cond, ...)                                                   \
-	do {                                                               \
-		checks++;                                                  \
-		if (!(cond)) {                                             \
-			failures++;                                        \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-			fprintf(stderr, __VA_ARGS__);                      \
-			fprintf(stderr, "\n");                             \
-		}                                                          \
-	} while (0)
 
 static char root[256];
 

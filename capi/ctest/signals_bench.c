@@ -23,6 +23,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "dlsym.h"
+
 typedef void (*match_fn)(void *, const char *, size_t);
 typedef char *(*glob_fn)(const char *, match_fn, void *, const volatile int32_t *);
 typedef int64_t (*trivial_fn)(void);
@@ -45,15 +47,6 @@ static void on_match(void *ctx, const char *json, size_t len) {
 	(void)json;
 	(void)len;
 	matches++;
-}
-
-static void *sym(void *lib, const char *name) {
-	void *p = dlsym(lib, name);
-	if (p == NULL) {
-		fprintf(stderr, "dlsym %s: %s\n", name, dlerror());
-		exit(2);
-	}
-	return p;
 }
 
 static int cmp(const void *a, const void *b) {

@@ -42,19 +42,8 @@
 #include <ucontext.h>
 #include <unistd.h>
 
-static int failures;
-static int checks;
-
-#define CHECK(cond, ...)                                                     \
-	do {                                                                 \
-		checks++;                                                    \
-		if (!(cond)) {                                               \
-			failures++;                                          \
-			fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__); \
-			fprintf(stderr, __VA_ARGS__);                        \
-			fprintf(stderr, "\n");                               \
-		}                                                            \
-	} while (0)
+#include "check.h"
+#include "dlsym.h"
 
 #define NSIGS 65 /* signals 1..64 */
 
@@ -326,15 +315,6 @@ static void (*p_invalidate)(const char *);
 static void (*p_free)(char *);
 static const char *(*p_version)(void);
 static int64_t (*p_goroutines)(void);
-
-static void *sym(void *lib, const char *name) {
-	void *p = dlsym(lib, name);
-	if (p == NULL) {
-		fprintf(stderr, "dlsym %s: %s\n", name, dlerror());
-		exit(2);
-	}
-	return p;
-}
 
 /* Finds runtime.text and runtime.etext in the library's symbol table
  * (the build does not strip it) and relocates them by bias. */

@@ -24,6 +24,15 @@ func globPaths(t *testing.T, o GlobOptions) string {
 	return strings.Join(p, " ")
 }
 
+// wantGlob fails the test, saying what went wrong, unless globPaths(t, o)
+// is want.
+func wantGlob(t *testing.T, o GlobOptions, want, what string) {
+	t.Helper()
+	if got := globPaths(t, o); got != want {
+		t.Fatalf("%s: got %q, want %q", what, got, want)
+	}
+}
+
 func write(t *testing.T, path string) {
 	t.Helper()
 	mustDo(t, os.MkdirAll(filepath.Dir(path), 0o755))
@@ -38,22 +47,14 @@ func TestCachedGlobIsStaleUntilInvalidated(t *testing.T) {
 	root, _ := filepath.EvalSymlinks(t.TempDir())
 	write(t, filepath.Join(root, "a.txt"))
 	o := GlobOptions{Pattern: "*.txt", Path: root, Cache: true}
-	if got := globPaths(t, o); got != "a.txt" {
-		t.Fatalf("first: %q", got)
-	}
+	wantGlob(t, o, "a.txt", "first")
 	write(t, filepath.Join(root, "b.txt"))
-	if got := globPaths(t, o); got != "a.txt" {
-		t.Fatalf("a hit within the TTL must serve the cached scan: %q", got)
-	}
+	wantGlob(t, o, "a.txt", "a hit within the TTL must serve the cached scan")
 	Invalidate(filepath.Join(root, "b.txt"))
-	if got := globPaths(t, o); got != "a.txt b.txt" {
-		t.Fatalf("after invalidation: %q", got)
-	}
+	wantGlob(t, o, "a.txt b.txt", "after invalidation")
 	mustDo(t, os.Remove(filepath.Join(root, "a.txt")))
 	Invalidate(filepath.Join(root, "a.txt")) // deleted: the parent is canonicalised
-	if got := globPaths(t, o); got != "b.txt" {
-		t.Fatalf("after invalidating a deleted path: %q", got)
-	}
+	wantGlob(t, o, "b.txt", "after invalidating a deleted path")
 }
 
 func TestInvalidateRelativePath(t *testing.T) {
@@ -64,9 +65,7 @@ func TestInvalidateRelativePath(t *testing.T) {
 	write(t, filepath.Join(root, "sub", "b.txt"))
 	t.Chdir(root)
 	Invalidate("sub/b.txt")
-	if got := globPaths(t, o); got != "a.txt b.txt" {
-		t.Fatalf("relative invalidation: %q", got)
-	}
+	wantGlob(t, o, "a.txt b.txt", "relative invalidation")
 }
 
 func TestCacheOffNeitherReadsNorFills(t *testing.T) {
@@ -75,14 +74,10 @@ func TestCacheOffNeitherReadsNorFills(t *testing.T) {
 	cached := GlobOptions{Pattern: "*.txt", Path: root, Cache: true}
 	globPaths(t, cached)
 	write(t, filepath.Join(root, "b.txt"))
-	if got := globPaths(t, GlobOptions{Pattern: "*.txt", Path: root}); got != "a.txt b.txt" {
-		t.Fatalf("cache off read the cache: %q", got)
-	}
+	wantGlob(t, GlobOptions{Pattern: "*.txt", Path: root}, "a.txt b.txt", "cache off read the cache")
 	// The uncached call dropped the stale entry; it did not store its own.
 	write(t, filepath.Join(root, "c.txt"))
-	if got := globPaths(t, cached); got != "a.txt b.txt c.txt" {
-		t.Fatalf("cache off filled the cache: %q", got)
-	}
+	wantGlob(t, cached, "a.txt b.txt c.txt", "cache off filled the cache")
 }
 
 // fakeClock is a manual clock for the scan cache (scancache.SetClock):
@@ -113,18 +108,12 @@ func TestEmptyResultRecheck(t *testing.T) {
 		t.Fatal(got)
 	}
 	write(t, filepath.Join(root, "x.new"))
-	if got := globPaths(t, o); got != "" {
-		t.Fatalf("a young empty result must not recheck: %q", got)
-	}
+	wantGlob(t, o, "", "a young empty result must not recheck")
 	clock.advance(250 * time.Millisecond)
-	if got := globPaths(t, o); got != "x.new" {
-		t.Fatalf("an empty result older than the recheck age must rescan: %q", got)
-	}
+	wantGlob(t, o, "x.new", "an empty result older than the recheck age must rescan")
 	// The rescan was stored: other patterns see it without a new scan.
 	write(t, filepath.Join(root, "y.new"))
-	if got := globPaths(t, GlobOptions{Pattern: "*", Path: root, Cache: true}); got != "a.txt x.new" {
-		t.Fatalf("recheck did not store its scan: %q", got)
-	}
+	wantGlob(t, GlobOptions{Pattern: "*", Path: root, Cache: true}, "a.txt x.new", "recheck did not store its scan")
 	f := FuzzyFindOptions{Query: "zzz", Path: root, Cache: true}
 	r, _ := FuzzyFind(f)
 	write(t, filepath.Join(root, "zzz.md"))
@@ -142,13 +131,9 @@ func TestCacheExpires(t *testing.T) {
 	o := GlobOptions{Pattern: "*", Path: root, Cache: true}
 	globPaths(t, o)
 	write(t, filepath.Join(root, "b.txt"))
-	if got := globPaths(t, o); got != "a.txt" {
-		t.Fatalf("young entry not served: %q", got)
-	}
+	wantGlob(t, o, "a.txt", "young entry not served")
 	clock.advance(1100 * time.Millisecond)
-	if got := globPaths(t, o); got != "a.txt b.txt" {
-		t.Fatalf("expired entry served: %q", got)
-	}
+	wantGlob(t, o, "a.txt b.txt", "expired entry served")
 }
 
 func TestErrors(t *testing.T) {

@@ -12,6 +12,7 @@ import (
 
 	"github.com/fscache/fscache/internal/cancel"
 	"github.com/fscache/fscache/internal/glob"
+	"github.com/fscache/fscache/internal/regex"
 	"github.com/fscache/fscache/internal/scancache"
 	"github.com/fscache/fscache/internal/search"
 	"github.com/fscache/fscache/internal/walk"
@@ -150,10 +151,10 @@ func (g *grepper) check() error {
 }
 
 // searchFailed records a search error that ends the whole call (a
-// *search.BudgetError, reported naming the file) and reports whether err
+// *regex.BudgetError, reported naming the file) and reports whether err
 // was one.
 func (g *grepper) searchFailed(err error, display string) bool {
-	var be *search.BudgetError
+	var be *regex.BudgetError
 	if !errors.As(err, &be) {
 		return false
 	}

@@ -12,7 +12,6 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -279,31 +278,16 @@ func TestHostileChurn(t *testing.T) {
 		stable = append(stable, fmt.Sprintf("s/%02d/stable%03d.txt", i%20, i))
 	}
 	mkfiles(t, root, stable...)
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
 	var churned atomic.Int64
 	for w := range 2 {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := 0; ; i++ {
-				select {
-				case <-stop:
-					return
-				default:
-				}
-				d := filepath.Join(root, "s", fmt.Sprintf("%02d", i%20), fmt.Sprintf("churn%d_%d", w, i%7))
-				_ = os.MkdirAll(d, 0o755)
-				_ = os.WriteFile(filepath.Join(d, "c.txt"), []byte("needle\n"), 0o644)
-				_ = os.RemoveAll(d)
-				churned.Add(1)
-			}
-		}()
+		inBackground(t, func(i int) {
+			d := filepath.Join(root, "s", fmt.Sprintf("%02d", i%20), fmt.Sprintf("churn%d_%d", w, i%7))
+			_ = os.MkdirAll(d, 0o755)
+			_ = os.WriteFile(filepath.Join(d, "c.txt"), []byte("needle\n"), 0o644)
+			_ = os.RemoveAll(d)
+			churned.Add(1)
+		})
 	}
-	defer func() {
-		close(stop)
-		wg.Wait()
-	}()
 	isStable := map[string]bool{}
 	for _, s := range stable {
 		isStable[s] = true
@@ -352,35 +336,20 @@ func TestHostileChangingFiles(t *testing.T) {
 	mustDo(t, os.WriteFile(path, big, 0o644))
 	over := filepath.Join(root, "grows_over_4MiB.txt")
 	mustDo(t, os.WriteFile(over, []byte("needle\n"), 0o644))
-	stop := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		for i := 0; ; i++ {
-			select {
-			case <-stop:
-				return
-			default:
-			}
-			f, err := os.OpenFile(path, os.O_WRONLY, 0)
-			if err != nil {
-				continue
-			}
-			n := (i%10 + 1) * 5000 * 7
-			_ = f.Truncate(int64(n)) // shrink or grow in place
-			f.Close()
-			if i%2 == 0 {
-				_ = os.Truncate(over, maxFileSize+1)
-			} else {
-				_ = os.Truncate(over, 7)
-			}
+	inBackground(t, func(i int) {
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return
 		}
-	}()
-	defer func() {
-		close(stop)
-		wg.Wait()
-	}()
+		n := (i%10 + 1) * 5000 * 7
+		_ = f.Truncate(int64(n)) // shrink or grow in place
+		f.Close()
+		if i%2 == 0 {
+			_ = os.Truncate(over, maxFileSize+1)
+		} else {
+			_ = os.Truncate(over, 7)
+		}
+	})
 	rounds := 0
 	settle(t, "grep of files changing under it", func() {
 		for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); rounds++ {
@@ -601,4 +570,25 @@ func TestHostileGlobPatterns(t *testing.T) {
 			}
 		})
 	}
+}
+
+// inBackground runs step(0), step(1), ... on a goroutine of its own until
+// the test ends: its cleanup stops the goroutine and waits for it.
+func inBackground(t *testing.T, step func(i int)) {
+	stop, done := make(chan struct{}), make(chan struct{})
+	go func() {
+		defer close(done)
+		for i := 0; ; i++ {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			step(i)
+		}
+	}()
+	t.Cleanup(func() {
+		close(stop)
+		<-done
+	})
 }

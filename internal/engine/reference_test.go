@@ -154,13 +154,20 @@ func orEmpty(s []map[string]any) []any {
 	return out
 }
 
-func TestGlobAndFuzzyMatchReference(t *testing.T) {
+// refSetup isolates the test from the user's git configuration, builds
+// the tree of the fixture tree and loads the recorded cases of file.
+func refSetup(t *testing.T, tree, file string) (root string, cases []refCase) {
+	t.Helper()
 	isolateGit(t)
-	root := makeTree(t, "tree.json")
-	var cases []refCase
-	b, err := os.ReadFile("testdata/ref_glob_fuzzy.json")
+	root = makeTree(t, tree)
+	b, err := os.ReadFile(file)
 	mustDo(t, err)
 	mustDo(t, json.Unmarshal(b, &cases))
+	return root, cases
+}
+
+func TestGlobAndFuzzyMatchReference(t *testing.T) {
+	root, cases := refSetup(t, "tree.json", "testdata/ref_glob_fuzzy.json")
 	for _, c := range cases {
 		t.Run(c.Fn+string(c.Options), func(t *testing.T) {
 			var got any
@@ -216,12 +223,7 @@ func TestGlobAndFuzzyMatchReference(t *testing.T) {
 }
 
 func TestGrepMatchesReference(t *testing.T) {
-	isolateGit(t)
-	root := makeTree(t, "grep_tree.json")
-	var cases []refCase
-	b, err := os.ReadFile("testdata/ref_grep.json")
-	mustDo(t, err)
-	mustDo(t, json.Unmarshal(b, &cases))
+	root, cases := refSetup(t, "grep_tree.json", "testdata/ref_grep.json")
 	for _, c := range cases {
 		t.Run(string(c.Options), func(t *testing.T) {
 			var o struct {

@@ -25,6 +25,13 @@ type scenario struct {
 	want     string
 }
 
+// nestedRepoTree is a repository below the directory whose ignore files
+// it must not consult, searched from several roots.
+var nestedRepoTree = []string{
+	".gitignore=*.a\n", ".ignore=*.i\n", "repo/.git/", "repo/.gitignore=*.r\n",
+	"repo/x.a", "repo/x.i", "repo/x.r", "repo/src/y.a", "repo/src/y.i", "repo/src/y.r",
+}
+
 var scenarios = []scenario{
 	{
 		name: "gitignore in repo",
@@ -77,27 +84,18 @@ var scenarios = []scenario{
 	},
 	{
 		name: "gitignore above the repository is not consulted",
-		tree: []string{
-			".gitignore=*.a\n", ".ignore=*.i\n", "repo/.git/", "repo/.gitignore=*.r\n",
-			"repo/x.a", "repo/x.i", "repo/x.r", "repo/src/y.a", "repo/src/y.i", "repo/src/y.r",
-		},
+		tree: nestedRepoTree,
 		want: ".gitignore | .ignore | repo/ | repo/.gitignore | repo/src/ | repo/src/y.a | repo/x.a",
 	},
 	{
 		name: "root is the repository",
-		tree: []string{
-			".gitignore=*.a\n", ".ignore=*.i\n", "repo/.git/", "repo/.gitignore=*.r\n",
-			"repo/x.a", "repo/x.i", "repo/x.r", "repo/src/y.a", "repo/src/y.i", "repo/src/y.r",
-		},
+		tree: nestedRepoTree,
 		root: "repo",
 		want: ".gitignore | src/ | src/y.a | x.a",
 	},
 	{
 		name: "root below the repository root",
-		tree: []string{
-			".gitignore=*.a\n", ".ignore=*.i\n", "repo/.git/", "repo/.gitignore=*.r\n",
-			"repo/x.a", "repo/x.i", "repo/x.r", "repo/src/y.a", "repo/src/y.i", "repo/src/y.r",
-		},
+		tree: nestedRepoTree,
 		root: "repo/src",
 		want: "y.a",
 	},

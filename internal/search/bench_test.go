@@ -45,7 +45,11 @@ func goCorpus(b *testing.B) []byte {
 }
 
 func benchSearch(b *testing.B, o Options, withLines bool) {
-	data := goCorpus(b)
+	benchData(b, goCorpus(b), o, withLines)
+}
+
+// benchData searches data with o and reports the matches of the last run.
+func benchData(b *testing.B, data []byte, o Options, withLines bool) {
 	m, err := Compile(o)
 	if err != nil {
 		b.Fatal(err)
@@ -114,18 +118,7 @@ func BenchmarkBackreference(b *testing.B) {
 // every line, dense enough to test when the search should leave the
 // prefilter for the automaton (denseGap).
 func benchRepeated(b *testing.B, line, pattern string) {
-	data := bytes.Repeat([]byte(line), 4<<20/len(line))
-	m, err := Compile(Options{Pattern: pattern})
-	if err != nil {
-		b.Fatal(err)
-	}
-	var dst []Match
-	b.SetBytes(int64(len(data)))
-	b.ReportAllocs()
-	b.ResetTimer()
-	for range b.N {
-		dst, _, _ = m.Search(data, -1, true, dst[:0], nil)
-	}
+	benchData(b, bytes.Repeat([]byte(line), 4<<20/len(line)), Options{Pattern: pattern}, true)
 }
 
 // Candidate lines of 15 bytes that fail the other required literal ('('),
@@ -148,17 +141,15 @@ func BenchmarkDenseMatch(b *testing.B) { benchRepeated(b, "\tx := f_g(1)\n", `\w
 
 // BenchmarkToken is the cost of the cancel token's looks in the hot loops:
 // each plan searched with no token and with a live one (what grep passes),
-// the DFA then scanning in chunks and the NFA looking at every byte.
+// the DFA then scanning in chunks.
 func BenchmarkToken(b *testing.B) {
 	data := goCorpus(b)
 	for _, c := range []struct {
 		name string
 		o    Options
-		nfa  bool
 	}{
-		{"literal", Options{Pattern: `func `}, false},
-		{"dfa", Options{Pattern: `[A-Z][a-z]+[0-9]{2}`}, false},
-		{"nfa", Options{Pattern: `[A-Z][a-z]+[0-9]{2}`}, true},
+		{"literal", Options{Pattern: `func `}},
+		{"dfa", Options{Pattern: `[A-Z][a-z]+[0-9]{2}`}},
 	} {
 		for _, live := range []bool{false, true} {
 			name := c.name + "/nil"
@@ -171,11 +162,7 @@ func BenchmarkToken(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				m.forceNFA = c.nfa
 				work := data
-				if c.nfa {
-					work = data[:4<<20] // the NFA is slow: 4 MiB
-				}
 				b.SetBytes(int64(len(work)))
 				var dst []Match
 				for b.Loop() {

@@ -11,10 +11,6 @@ func (m *Matcher) HasMatch(data []byte) bool {
 	return ok
 }
 
-// IsLiteral reports whether lines are matched by substring search alone,
-// without running the automaton.
-func (m *Matcher) IsLiteral() bool { return m.lineMode == modePure }
-
 // IsBinary reports whether data holds a NUL byte, which makes the
 // reference skip a file's content and count matches.
 func IsBinary(data []byte) bool { return bytes.IndexByte(data, 0) >= 0 }

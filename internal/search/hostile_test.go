@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fscache/fscache/internal/regex"
 )
 
 // hostilePatterns are patterns a model could write that stress the
@@ -67,7 +69,7 @@ func hostilePatterns() []string {
 
 // TestHostilePatterns: each hostile pattern settles against a 4 MiB line of
 // one letter with an answer or an error. The work is bounded by the
-// matching budgets (nfaWorkBudget steps, BacktrackBudget per line), not by
+// matching budgets (nfaWorkBudget steps, the backtracking budget per line), not by
 // this test, which asserts no time (a hang fails as go test's timeout); the
 // figures are logged (go test -v), the one-second goal is watched by the
 // benchmarks.
@@ -86,7 +88,7 @@ func TestHostilePatterns(t *testing.T) {
 		} else {
 			_, n1, err1 := m.Search(line, -1, false, nil, nil)
 			_, n2, err2 := m.Search(lines, -1, false, nil, nil)
-			var be *BudgetError
+			var be *regex.BudgetError
 			for _, err := range []error{err1, err2} {
 				if err != nil && !errors.As(err, &be) {
 					t.Fatalf("%.60q: search error %v", p, err)

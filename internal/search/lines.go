@@ -1,6 +1,7 @@
 package search
 
 import (
+	"bytes"
 	"unicode"
 	"unicode/utf8"
 )
@@ -113,4 +114,13 @@ func formatLine(b []byte, maxCols int, scratch *[]byte) (string, bool) {
 	out = append(out, b[:cut]...)
 	out = append(out, "..."...)
 	return string(out), true
+}
+
+// lineEnd is the index of the '\n' ending the line that holds pos, or
+// len(data).
+func lineEnd(data []byte, pos int) int {
+	if i := bytes.IndexByte(data[pos:], '\n'); i >= 0 {
+		return pos + i
+	}
+	return len(data)
 }

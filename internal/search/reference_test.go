@@ -178,5 +178,5 @@ func supersededByBacktrack(c refCase) bool {
 		return false
 	}
 	m, err := Compile(Options{Pattern: c.Pattern, IgnoreCase: c.Options.IgnoreCase, Multiline: c.Options.Multiline})
-	return err == nil && m.bt != nil
+	return err == nil && m.re.Backtracks()
 }

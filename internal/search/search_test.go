@@ -3,14 +3,11 @@ package search
 import (
 	"bytes"
 	"errors"
-	"math/rand"
+	"fmt"
 	"reflect"
-	"slices"
-	"strings"
 	"sync"
 	"testing"
 	"time"
-	"unicode/utf8"
 
 	"github.com/fscache/fscache/internal/cancel"
 )
@@ -122,31 +119,6 @@ func TestDialect(t *testing.T) {
 				t.Errorf("%q on %q: got %q, want %q", tc.o.Pattern, tc.data, got, want)
 			}
 		})
-	}
-}
-
-func TestRejectedPatterns(t *testing.T) {
-	tests := []struct{ pattern, msg string }{
-		{"(?=a)", "Regex error: regex parse error:\n    (?:(?=a))\n       ^^^\nerror: look-around, including look-ahead and look-behind, is not supported"},
-		{"(?<!a)b", "Regex error: regex parse error:\n    (?:(?<!a)b)\n       ^^^^\nerror: look-around, including look-ahead and look-behind, is not supported"},
-		{`\1`, "Regex error: regex parse error:\n    (?:\\1)\n       ^^\nerror: backreferences are not supported"},
-		{"[z-a]", "Regex error: regex parse error:\n    (?:[z-a])\n        ^^^\nerror: invalid character class range, the start must be <= the end"},
-		{"[a", "Regex error: regex parse error:\n    (?:[a)\n       ^\nerror: unclosed character class"},
-		{"{2}", "Regex error: regex parse error:\n    (?:{2})\n       ^\nerror: repetition operator missing expression"},
-		{`\p{Foo}(`, "Regex error: regex parse error:\n    (?:\\p{Foo}\\()\n       ^^^^^^^\nerror: Unicode property not found"},
-		{`\`, "Regex error: regex parse error:\n    (?:\\)\n    ^\nerror: unclosed group"},
-		{"(?i-i)", "Regex error: regex parse error:\n    (?:(?i-i))\n         ^ ^\nerror: duplicate flag"},
-		{`\w{5000}`, "Regex error: compiled regex exceeds size limit of 104857600"},
-		{"a\n(?=b)", "Regex error: regex parse error:\n" + strings.Repeat("~", 79) + "\n1: (?:a\n2: (?=b))\n   ^^^\n" + strings.Repeat("~", 79) + "\nerror: look-around, including look-ahead and look-behind, is not supported"},
-	}
-	for _, tc := range tests {
-		// The Rust dialect's own rejections (look-around goes to the
-		// backtracking engine in Compile).
-		_, err := compile(Options{Pattern: tc.pattern}, false)
-		var re *Error
-		if !errors.As(err, &re) || err.Error() != tc.msg {
-			t.Errorf("Compile(%q) = %v, want %q", tc.pattern, err, tc.msg)
-		}
 	}
 }
 
@@ -283,19 +255,6 @@ func TestHasMatchRawBytes(t *testing.T) {
 	}
 }
 
-func TestIsLiteral(t *testing.T) {
-	for p, want := range map[string]bool{"func main": true, "foo|bar": true, "hello(": true, `a\.b`: true,
-		`\bfoo`: false, `fo+`: false, `^foo`: false, `\w+`: false} {
-		m, err := Compile(Options{Pattern: p})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if m.IsLiteral() != want {
-			t.Errorf("IsLiteral(%q) = %v", p, !want)
-		}
-	}
-}
-
 // TestCancel: a stopped token ends a search at its first look, with the
 // token's error and a fraction of the work (matches) of a full search; a
 // live one changes nothing.
@@ -355,65 +314,6 @@ func TestCountOnlyDoesNotAllocate(t *testing.T) {
 	}
 }
 
-func TestSanitize(t *testing.T) {
-	for in, want := range map[string]string{
-		"${platform}": `$\{platform\}`, "a{2}": "a{2}", "a{2,}": "a{2,}", "a{2,3}": "a{2,3}", "a{,3}": `a\{,3\}`,
-		`\p{L}{2}`: `\p{L}{2}`, `\x{41}`: `\x{41}`, `\u{41}`: `\u{41}`, `\U{1F}`: `\U\{1F\}`, `\U{41}`: `\U{41}`, `\{`: `\{`,
-		`\b{start}`: `\b\{start\}`, "{}": `\{\}`, "x{": `x\{`, `\p{L`: `\p{L`, "é{1}": "é{1}",
-	} {
-		if got := sanitizeBraces(in); got != want {
-			t.Errorf("sanitizeBraces(%q) = %q, want %q", in, got, want)
-		}
-	}
-	for in, want := range map[string]string{"a(": `a\(`, `\(a)`: `\(a\)`, "[(]": `[\(]`, "x": "x"} {
-		if got := escapeParens(in); got != want {
-			t.Errorf("escapeParens(%q) = %q, want %q", in, got, want)
-		}
-	}
-}
-
-func TestUTF8Sequences(t *testing.T) {
-	r := rand.New(rand.NewSource(4))
-	for range 300 {
-		lo := rune(r.Intn(0x110000))
-		hi := lo + rune(r.Intn(0x3000))
-		if r.Intn(4) == 0 {
-			hi = lo + rune(r.Intn(0x110000-int(lo)))
-		}
-		hi = min(hi, 0x10FFFF)
-		var seqs [][]byteRange
-		utf8Sequences(runeClass{{lo, hi}}, func(s []byteRange) { seqs = append(seqs, slices.Clone(s)) })
-		matches := func(b []byte) bool {
-			for _, s := range seqs {
-				if len(s) != len(b) {
-					continue
-				}
-				ok := true
-				for i := range s {
-					ok = ok && s[i].lo <= b[i] && b[i] <= s[i].hi
-				}
-				if ok {
-					return true
-				}
-			}
-			return false
-		}
-		for range 200 {
-			c := lo + rune(r.Intn(int(hi-lo)+1))
-			if !utf8.ValidRune(c) {
-				continue
-			}
-			if !matches(utf8.AppendRune(nil, c)) {
-				t.Fatalf("[%x-%x] misses %x", lo, hi, c)
-			}
-			d := rune(r.Intn(0x110000))
-			if utf8.ValidRune(d) && (d < lo || d > hi) && matches(utf8.AppendRune(nil, d)) {
-				t.Fatalf("[%x-%x] matches %x", lo, hi, d)
-			}
-		}
-	}
-}
-
 func TestLossy(t *testing.T) {
 	for in, want := range map[string]string{
 		"a\xff\xfeb":                 "a\ufffd\ufffdb",
@@ -428,33 +328,12 @@ func TestLossy(t *testing.T) {
 	}
 }
 
-func TestFinder(t *testing.T) {
-	r := rand.New(rand.NewSource(5))
-	alpha := "abcAB_(\n"
-	for range 2000 {
-		hay := make([]byte, r.Intn(200))
-		for i := range hay {
-			hay[i] = alpha[r.Intn(len(alpha))]
-		}
-		nb := make([]byte, 1+r.Intn(3))
-		for i := range nb {
-			nb[i] = alpha[r.Intn(len(alpha)-1)]
-		}
-		l := lit{s: string(nb)}
-		fold := r.Intn(2) == 0
-		if fold {
-			l = lit{s: lowerASCII(l.s), fold: true}
-		}
-		from := r.Intn(len(hay) + 1)
-		want := -1
-		for i := from; i+len(nb) <= len(hay); i++ {
-			if fold && bytes.EqualFold(hay[i:i+len(nb)], nb) || !fold && bytes.Equal(hay[i:i+len(nb)], nb) {
-				want = i
-				break
-			}
-		}
-		if got := newFinder(l).find(hay, from, len(hay)); got != want {
-			t.Fatalf("find %+v in %q from %d = %d, want %d", l, hay, from, got, want)
-		}
+func ExampleMatcher_Search() {
+	m, err := Compile(Options{Pattern: `fn \w+\(`, ContextAfter: 1})
+	if err != nil {
+		panic(err)
 	}
+	ms, n, _ := m.Search([]byte("x\nfn main() {   \n\tbody\n}\n"), -1, true, nil, nil)
+	fmt.Println(n, ms[0].LineNumber, ms[0].Line, ms[0].ContextAfter)
+	// Output: 1 2 fn main() { [{3 	body}]
 }

@@ -1,7 +1,7 @@
 import { call, F } from "../cases/util.mjs";
 
 // grep patterns with look-around and backreferences, which 18.x runs on PCRE2. The engine for
-// them is the `regex` helper's work (internal/search); until it is merged these fail on our
+// them is the `regex` helper's work (internal/regex); until it is merged these fail on our
 // side. Run alone: make conformance CONFORMANCE18_ARGS='--filter ^lookaround/'.
 export function lookaroundCases() {
   const out = [];

@@ -8,16 +8,11 @@ const m = require(process.env.PI_NATIVES_NODE);
 const fs = require('fs');
 const path = require('path');
 const { execFileSync } = require('child_process');
+const { writeTree, replay } = require('./record.js');
 const root = process.argv[2];
 const cases = JSON.parse(fs.readFileSync(process.argv[3]));
 const tree = JSON.parse(fs.readFileSync(process.argv[4]));
-fs.rmSync(root, { recursive: true, force: true });
-for (const e of tree) {
-  const p = path.join(root, e.path);
-  if (e.path.endsWith('/')) { fs.mkdirSync(p, { recursive: true }); continue; }
-  fs.mkdirSync(path.dirname(p), { recursive: true });
-  fs.writeFileSync(p, e.content ?? e.path + '\n');
-}
+writeTree(root, tree);
 for (const e of tree) {
   const p = path.join(root, e.path);
   if (e.mtimeNs) execFileSync('touch', ['-m', '-a', '-d', '@' + e.mtimeNs, p]);
@@ -26,15 +21,6 @@ for (const e of tree) {
 process.env.HOME = fs.mkdtempSync('/tmp/reclw-home');
 process.env.XDG_CONFIG_HOME = path.join(process.env.HOME, '.config');
 (async () => {
-  const out = [];
-  for (const c of cases) {
-    const o = { ...c.options, path: c.options.path ? path.join(root, c.options.path) : root };
-    try {
-      const r = await m[c.fn](o);
-      out.push({ ...c, want: JSON.parse(JSON.stringify(r).split(root).join('<root>')) });
-    } catch (e) {
-      out.push({ ...c, error: e.message.split(root).join('<root>') });
-    }
-  }
+  const out = await replay(m, root, cases, { scrubErrors: true });
   console.log('[\n' + out.map((c) => JSON.stringify(c)).join(',\n') + '\n]');
 })();

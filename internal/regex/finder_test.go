@@ -1,9 +1,11 @@
-package search
+package regex
 
 import (
 	"bytes"
 	"math/rand"
 	"testing"
+
+	"github.com/fscache/fscache/internal/regex/syntax"
 )
 
 // naiveFind is the oracle for finder.find: the first occurrence of needle
@@ -41,7 +43,7 @@ func TestFinderAgainstNaive(t *testing.T) {
 		if fold {
 			needle = string(bytes.ToLower(nb))
 		}
-		f := newFinder(lit{s: needle, fold: fold})
+		f := newFinder(syntax.Lit{S: needle, Fold: fold})
 		from := rng.Intn(len(h) + 1)
 		end := from + rng.Intn(len(h)-from+1)
 		// find may read past end (but not past len(h)) and only reports
@@ -49,6 +51,37 @@ func TestFinderAgainstNaive(t *testing.T) {
 		want := naiveFind(h, needle, fold, from, end)
 		if got := f.find(h, from, end); got != want {
 			t.Fatalf("find(%q in %q, fold %v, [%d,%d)) = %d, want %d", needle, h, fold, from, end, got, want)
+		}
+	}
+}
+
+func TestFinder(t *testing.T) {
+	r := rand.New(rand.NewSource(5))
+	alpha := "abcAB_(\n"
+	for range 2000 {
+		hay := make([]byte, r.Intn(200))
+		for i := range hay {
+			hay[i] = alpha[r.Intn(len(alpha))]
+		}
+		nb := make([]byte, 1+r.Intn(3))
+		for i := range nb {
+			nb[i] = alpha[r.Intn(len(alpha)-1)]
+		}
+		l := syntax.Lit{S: string(nb)}
+		fold := r.Intn(2) == 0
+		if fold {
+			l = syntax.Lit{S: syntax.LowerASCII(l.S), Fold: true}
+		}
+		from := r.Intn(len(hay) + 1)
+		want := -1
+		for i := from; i+len(nb) <= len(hay); i++ {
+			if fold && bytes.EqualFold(hay[i:i+len(nb)], nb) || !fold && bytes.Equal(hay[i:i+len(nb)], nb) {
+				want = i
+				break
+			}
+		}
+		if got := newFinder(l).find(hay, from, len(hay)); got != want {
+			t.Fatalf("find %+v in %q from %d = %d, want %d", l, hay, from, got, want)
 		}
 	}
 }

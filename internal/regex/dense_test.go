@@ -1,4 +1,4 @@
-package search
+package regex
 
 import (
 	"bytes"
@@ -10,13 +10,12 @@ import (
 // finalMode runs a search's line iterator over data and returns the mode
 // it ended in: a prefiltered search hands over to the automaton when its
 // candidates are denser than denseGap.
-func finalMode(m *Matcher, data []byte) searchMode {
-	st := m.pool.Get().(*searchState)
-	defer m.pool.Put(st)
-	st.reset(nil)
-	it := lineIter{m: m, st: st, data: data, mode: m.lineMode}
+func finalMode(m *Regexp, data []byte) searchMode {
+	var it LineIter
+	it.Start(m, data, nil)
+	defer it.Close()
 	for {
-		if _, _, _, done := it.next(len(data)); done {
+		if _, _, _, done := it.Next(len(data)); done {
 			return it.mode
 		}
 	}

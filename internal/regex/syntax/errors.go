@@ -1,6 +1,7 @@
-package search
+package syntax
 
 import (
+	"errors"
 	"sort"
 	"strconv"
 	"strings"
@@ -73,7 +74,7 @@ var errMessages = [...]string{
 	errGroupNameUnexpectedEOF:               "unclosed capture group name",
 	errGroupUnclosed:                        "unclosed group",
 	errGroupUnopened:                        "unopened group",
-	errNestLimitExceeded:                    "exceed the maximum number of nested parentheses/brackets (" + strconv.Itoa(nestLimit) + ")",
+	errNestLimitExceeded:                    "exceed the maximum number of nested parentheses/brackets (" + strconv.Itoa(NestLimit) + ")",
 	errRepetitionCountInvalid:               "invalid repetition count range, the start must be <= the end",
 	errRepetitionCountDecimalEmpty:          "repetition quantifier expects a valid decimal",
 	errRepetitionCountUnclosed:              "unclosed counted repetition",
@@ -201,32 +202,23 @@ func (e *syntaxError) Error() string {
 	return b.String()
 }
 
-// sizeLimitError is what the reference reports when the compiled program of
-// a pattern would exceed its size budget.
-type sizeLimitError struct{}
-
-func (sizeLimitError) Error() string { return "compiled regex exceeds size limit of 104857600" }
-
-// compiledSizeLimit bounds the compiled program (the NFA, nfaSize) in
-// bytes: Rust's regex default size limit (regex 1.x, 10 MiB), applied to the
-// program this package actually builds.
-const compiledSizeLimit = 10 << 20
-
-// compiledSizeError is the rejection of a pattern whose compiled program
-// exceeds compiledSizeLimit, worded as Rust's regex words it.
-type compiledSizeError struct{}
-
-func (compiledSizeError) Error() string {
-	return "compiled regex exceeds size limit of 10485760 bytes"
+// IsBacktrackError reports whether err, a Rust-dialect rejection, is one
+// the backtracking engine may lift.
+func IsBacktrackError(err error) bool {
+	var se *syntaxError
+	if !errors.As(err, &se) {
+		return false
+	}
+	switch se.kind {
+	case errUnsupportedLookAround, errUnsupportedBackreference:
+		return true
+	case errEscapeUnrecognized:
+		// \k<name>, \k{name}, \g1, \g{1}
+		s := se.span.start.offset
+		return s+1 < len(se.pattern) && (se.pattern[s+1] == 'k' || se.pattern[s+1] == 'g')
+	case errFlagUnrecognized:
+		// (?P=name)
+		return strings.Contains(se.pattern, "(?P=")
+	}
+	return false
 }
-
-// Error is the error Compile returns for a pattern it rejects. Its message
-// starts with "Regex error: " followed by the text the reference prints.
-type Error struct {
-	// Pattern is the pattern as given in Options.
-	Pattern string
-	// Msg is the detail after the "Regex error: " prefix.
-	Msg string
-}
-
-func (e *Error) Error() string { return "Regex error: " + e.Msg }

@@ -1,4 +1,4 @@
-package search
+package regex
 
 import (
 	"bytes"
@@ -9,8 +9,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/dlclark/regexp2"
-
-	"github.com/fscache/fscache/internal/cancel"
+	"github.com/fscache/fscache/internal/regex/syntax"
 )
 
 // Look-around and backreferences.
@@ -30,19 +29,19 @@ import (
 // lines, behind its literal prefilter and lazy DFA, are the only ones the
 // backtracking engine sees. (A backreference becomes "any text".)
 //
-// Every backtracking run on a line has a budget, BacktrackBudget of wall
+// Every backtracking run on a line has a budget, backtrackBudget of wall
 // clock: a line that exhausts it stops the search with a *BudgetError.
 
-// BacktrackBudget is the time one line may take on the backtracking engine.
-const BacktrackBudget = time.Second
+// backtrackBudget is the time one line may take on the backtracking engine.
+const backtrackBudget = time.Second
 
-// BacktrackFileBudget is the time the backtracking engine may spend on one
-// file (one Search) in all: checked after each line, so a search ends
-// within BacktrackFileBudget + BacktrackBudget.
-const BacktrackFileBudget = 3 * time.Second
+// backtrackFileBudget is the time the backtracking engine may spend on one
+// file (one LineIter) in all: checked after each line, so a search ends
+// within backtrackFileBudget + backtrackBudget.
+const backtrackFileBudget = 3 * time.Second
 
 // BudgetError reports a search that exceeded a matching budget: a
-// backtracking run longer than BacktrackBudget on one line, or an NFA
+// backtracking run longer than backtrackBudget on one line, or an NFA
 // simulation past nfaWorkBudget in one file.
 type BudgetError struct {
 	// Line is the 1-based line on which the budget ran out.
@@ -57,36 +56,16 @@ const (
 	nfaBudgetText    = "matching budget exceeded: the automaton simulation took more than 33554432 steps"
 )
 
+// Error names the budget and the line.
 func (e *BudgetError) Error() string {
 	return e.Limit + " on line " + strconv.Itoa(e.Line)
 }
 
-// backtracker is the backtracking half of a Matcher.
+// backtracker is the backtracking half of a Regexp.
 type backtracker struct {
 	re *regexp2.Regexp
 	// pre finds the candidate lines (nil: every line is a candidate).
-	pre *Matcher
-}
-
-// isBacktrackError reports whether err, a Rust-dialect rejection, is one
-// the backtracking engine may lift.
-func isBacktrackError(err error) bool {
-	var se *syntaxError
-	if !errors.As(err, &se) {
-		return false
-	}
-	switch se.kind {
-	case errUnsupportedLookAround, errUnsupportedBackreference:
-		return true
-	case errEscapeUnrecognized:
-		// \k<name>, \k{name}, \g1, \g{1}
-		s := se.span.start.offset
-		return s+1 < len(se.pattern) && (se.pattern[s+1] == 'k' || se.pattern[s+1] == 'g')
-	case errFlagUnrecognized:
-		// (?P=name)
-		return strings.Contains(se.pattern, "(?P=")
-	}
-	return false
+	pre *Regexp
 }
 
 // compileBacktrack builds the backtracking matcher for pattern p.
@@ -99,14 +78,14 @@ func compileBacktrack(p string, o Options) (*backtracker, error) {
 	if o.Multiline {
 		opts |= regexp2.Multiline
 	}
-	if d := parenDepth(p); d > nestLimit {
+	if d := parenDepth(p); d > syntax.NestLimit {
 		return nil, errors.New("nesting too deep")
 	}
 	re, err := regexp2.Compile(net, opts)
 	if err != nil {
 		return nil, err
 	}
-	re.MatchTimeout = BacktrackBudget
+	re.MatchTimeout = backtrackBudget
 	bt := &backtracker{re: re}
 	if relaxed != "" {
 		po := o
@@ -350,20 +329,17 @@ var posixClasses = map[string]string{
 	"ascii":  `\x00-\x7f`,
 }
 
-func newBacktrackMatcher(o Options, bt *backtracker) *Matcher {
-	m := &Matcher{opts: o, bt: bt, maxCols: -1, lineMode: modeBacktrack, bufMode: modeBacktrack}
-	if o.HasMaxColumns {
-		m.maxCols = max(o.MaxColumns, 0)
-	}
+func newBacktrackRegexp(o Options, bt *backtracker) *Regexp {
+	m := &Regexp{opts: o, bt: bt, lineMode: modeBacktrack, bufMode: modeBacktrack}
 	m.pool.New = func() any { return &searchState{} }
 	return m
 }
 
-// nextBacktrack is lineIter.next for the backtracking engine: candidate
+// nextBacktrack is LineIter.Next for the backtracking engine: candidate
 // lines come from the relaxed pattern's iterator (or are every line) and
 // are checked by regexp2. A run over budget or a cancellation ends the
 // iteration with it.err set.
-func (it *lineIter) nextBacktrack(stop int) (ls, le int, found, done bool) {
+func (it *LineIter) nextBacktrack(stop int) (ls, le int, found, done bool) {
 	data := it.data
 	for {
 		if it.pos >= len(data) {
@@ -371,7 +347,7 @@ func (it *lineIter) nextBacktrack(stop int) (ls, le int, found, done bool) {
 		}
 		if it.inner != nil {
 			var f, d bool
-			ls, le, f, d = it.inner.next(stop)
+			ls, le, f, d = it.inner.Next(stop)
 			it.pos = it.inner.pos
 			if it.inner.err != nil {
 				it.err = it.inner.err
@@ -392,7 +368,7 @@ func (it *lineIter) nextBacktrack(stop int) (ls, le int, found, done bool) {
 			it.btStart = time.Now()
 		}
 		ok, err := it.m.bt.match(data[ls:le])
-		if err == nil && time.Since(it.btStart) > BacktrackFileBudget {
+		if err == nil && time.Since(it.btStart) > backtrackFileBudget {
 			err = errFileBudget
 		}
 		if err != nil {
@@ -408,39 +384,6 @@ func (it *lineIter) nextBacktrack(stop int) (ls, le int, found, done bool) {
 		}
 		if it.pos >= stop {
 			return 0, 0, false, false
-		}
-	}
-}
-
-// searchBacktrack runs Search on the backtracking engine in a goroutine of
-// its own and polls tok meanwhile (Poll), every cancel.PollPeriod, so that a
-// cancellation returns promptly even while one line is being matched (the
-// abandoned run stops at the end of that line, within BacktrackBudget). The
-// data is copied for the run, so the caller may reuse its buffer at once.
-func (m *Matcher) searchBacktrack(data []byte, limit int, withLines bool, tok *cancel.Token) ([]Match, int, error) {
-	type result struct {
-		matches []Match
-		count   int
-		err     error
-	}
-	ch := make(chan result, 1)
-	// The run may outlive this call: it gets its own copy of the data,
-	// which the caller may reuse once the call returned.
-	data = bytes.Clone(data)
-	go func() {
-		ms, n, err := m.search(data, limit, withLines, nil, tok)
-		ch <- result{ms, n, err}
-	}()
-	tick := time.NewTicker(cancel.PollPeriod)
-	defer tick.Stop()
-	for {
-		select {
-		case r := <-ch:
-			return r.matches, r.count, r.err
-		case <-tick.C:
-			if tok.Poll() {
-				return nil, 0, tok.Err()
-			}
 		}
 	}
 }

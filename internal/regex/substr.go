@@ -1,19 +1,15 @@
-package search
+package regex
 
-import "bytes"
+import (
+	"bytes"
+
+	"github.com/fscache/fscache/internal/regex/syntax"
+)
 
 // Substring search for the prefilter: memchr (bytes.IndexByte, vectorised)
 // on the rarest byte of the needle, then a check of the second rarest byte
 // and of the whole needle. Case-folded needles search the rarest byte in
 // both cases with two cursors.
-
-func byteProb(b byte) float64 {
-	p := byteProbs[b]
-	if b >= 0x80 && p < 2e-5 {
-		p = 2e-5
-	}
-	return p
-}
 
 // finder finds occurrences of one string.
 type finder struct {
@@ -36,10 +32,10 @@ type finder struct {
 // pair scan replaces memchr.
 const pairThreshold = 0.002
 
-func newFinder(l lit) *finder {
-	f := &finder{needle: l.s, fold: l.fold}
-	n := len(l.s)
-	cost := func(i int) float64 { return bytePairProb(l.s[i], l.fold) }
+func newFinder(l syntax.Lit) *finder {
+	f := &finder{needle: l.S, fold: l.Fold}
+	n := len(l.S)
+	cost := func(i int) float64 { return syntax.BytePairProb(l.S[i], l.Fold) }
 	f.r1 = 0
 	for i := 1; i < n; i++ {
 		if cost(i) < cost(f.r1) {
@@ -55,8 +51,8 @@ func newFinder(l lit) *finder {
 	if f.r2 < 0 {
 		f.r2 = f.r1
 	}
-	f.c1a, f.c1b = cases(l.s[f.r1], l.fold)
-	f.c2a, f.c2b = cases(l.s[f.r2], l.fold)
+	f.c1a, f.c1b = cases(l.S[f.r1], l.Fold)
+	f.c2a, f.c2b = cases(l.S[f.r2], l.Fold)
 	if hasIndexPair && f.r1 != f.r2 && cost(f.r1) > pairThreshold {
 		f.pair = true
 		f.m1, f.o1 = pairMask(f.c1a, f.c1b)
@@ -220,7 +216,7 @@ type multiFinder struct {
 	from []int
 }
 
-func newMultiFinder(ls []lit) *multiFinder {
+func newMultiFinder(ls []syntax.Lit) *multiFinder {
 	m := &multiFinder{}
 	for _, l := range ls {
 		m.fs = append(m.fs, newFinder(l))
@@ -262,37 +258,4 @@ func (m *multiFinder) find(h []byte, from, end int) int {
 		}
 	}
 	return best
-}
-
-// byteProbs is the frequency of each byte value in a mix of source code and
-// prose (Go's source tree, non-Go files weighted up), used to pick rare bytes.
-var byteProbs = [256]float64{
-	1e-07, 1e-07, 1e-07, 1e-07, 1.15e-07, 1e-07, 1.64e-07, 1.86e-07, 1e-07, 0.0257, 0.0266,
-	1e-07, 1e-07, 5.55e-06, 2.79e-07, 1e-07, 1e-07, 2.13e-07, 2.13e-07, 1.81e-07, 1e-07,
-	1.64e-07, 2.36e-06, 1.64e-07, 1e-07, 1e-07, 1e-07, 1.48e-07, 1.31e-07, 1e-07, 1e-07,
-	1e-07, 0.131, 0.000863, 0.00677, 0.000592, 0.000991, 0.000533, 0.00101, 0.00108, 0.0125,
-	0.0125, 0.00158, 0.00141, 0.0206, 0.00724, 0.0122, 0.0105, 0.0275, 0.0143, 0.011,
-	0.00877, 0.00953, 0.00596, 0.0098, 0.00509, 0.00715, 0.00481, 0.00669, 0.00154, 0.00154,
-	0.00787, 0.00124, 9.89e-05, 8.19e-05, 0.0147, 0.00425, 0.0058, 0.00546, 0.00746,
-	0.00392, 0.00244, 0.00212, 0.00642, 0.000739, 0.00133, 0.0046, 0.00499, 0.00392,
-	0.00604, 0.00561, 0.00171, 0.00747, 0.00889, 0.00768, 0.00259, 0.00441, 0.00159,
-	0.00377, 0.00197, 0.000904, 0.00237, 0.00341, 0.00237, 0.000155, 0.00775, 0.000327,
-	0.0301, 0.00904, 0.0222, 0.0178, 0.0444, 0.0148, 0.0127, 0.00812, 0.0264, 0.000759,
-	0.00618, 0.0213, 0.0108, 0.0304, 0.0257, 0.0135, 0.000821, 0.0284, 0.0303, 0.0382,
-	0.0129, 0.00539, 0.00389, 0.0147, 0.00827, 0.00144, 0.00444, 0.00149, 0.00443, 4.77e-05,
-	1e-07, 2.04e-05, 9.1e-06, 2.28e-05, 1.13e-05, 5.24e-06, 9.01e-06, 9.25e-06, 2.83e-06,
-	1.75e-05, 6.42e-06, 5.96e-06, 2.45e-06, 3.96e-06, 1.46e-06, 2.74e-06, 4.66e-06,
-	3.69e-06, 2.47e-06, 2.68e-06, 4.39e-06, 7.23e-06, 1.3e-05, 2.35e-06, 1.04e-05, 0.00549,
-	7.23e-06, 1.36e-06, 1.93e-06, 7.04e-06, 7.72e-06, 3.61e-06, 1.96e-06, 2.21e-06,
-	3.07e-06, 2.17e-06, 2.7e-06, 5.63e-06, 5.22e-06, 5.47e-06, 4.09e-06, 2.32e-06, 6.35e-06,
-	3.72e-06, 4.02e-06, 5.59e-06, 3.96e-06, 2.64e-06, 2.22e-06, 2.17e-06, 6.73e-06,
-	6.18e-06, 4.8e-06, 3.41e-06, 3.04e-06, 2.18e-06, 0.000316, 4.26e-06, 1.37e-05, 0.00548,
-	3.62e-06, 7.57e-06, 4.37e-06, 5.57e-06, 2.19e-06, 1e-07, 1e-07, 0.00033, 7.86e-06,
-	6.46e-07, 5.69e-07, 1e-07, 1.2e-06, 2.96e-07, 2.05e-06, 2.05e-06, 1.02e-06, 4.39e-06,
-	1.78e-06, 1.64e-05, 4.85e-06, 1.45e-06, 9.52e-07, 1e-07, 3.06e-07, 2.13e-07, 1.43e-06,
-	1.61e-06, 3.7e-06, 1.25e-05, 1.44e-05, 8.65e-07, 9.47e-07, 2.02e-07, 1e-07, 1e-07,
-	3.17e-07, 5.42e-06, 9.11e-06, 0.00554, 1.41e-05, 2.93e-06, 5.29e-06, 7.76e-06, 4.27e-06,
-	3.52e-06, 1.47e-06, 1.24e-06, 2.85e-07, 5.47e-07, 3.23e-07, 1e-07, 8.37e-07, 4.25e-06,
-	1.04e-07, 1.64e-07, 3.12e-07, 1.53e-07, 1.15e-07, 1.97e-07, 1e-07, 1.81e-07, 1e-07,
-	1e-07, 1e-07, 1e-07, 2.63e-07, 1.64e-07, 1.31e-07,
 }

@@ -1,4 +1,4 @@
-package search
+package regex
 
 import (
 	"encoding/binary"
@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/fscache/fscache/internal/cancel"
+	"github.com/fscache/fscache/internal/regex/syntax"
 )
 
 // The pattern runs on a byte-oriented Thompson NFA, as in Rust's regex:
@@ -29,7 +30,7 @@ type nfaTrans struct {
 
 type nfaState struct {
 	kind  nsKind
-	look  lookKind
+	look  syntax.LookKind
 	next  int32
 	trans []nfaTrans
 	alts  []int32
@@ -39,7 +40,7 @@ type nfa struct {
 	states []nfaState
 	start  int32
 	match  int32
-	looks  [numLooks]bool
+	looks  [syntax.NumLooks]bool
 	// hasUnicodeWord: some word assertion needs Unicode word characters,
 	// which the lazy DFA only evaluates on ASCII input.
 	hasUnicodeWord bool
@@ -81,7 +82,7 @@ func stateBytes(s *nfaState) int {
 	return nfaStateBytes + len(s.trans)*nfaTransBytes + len(s.alts)*nfaAltBytes
 }
 
-func compileNFA(h *hir) (*nfa, error) {
+func compileNFA(h *syntax.Hir) (*nfa, error) {
 	c := &nfaCompiler{n: &nfa{}, memo: map[string]int32{}, budget: compiledSizeLimit}
 	c.n.match = c.add(nfaState{kind: nsMatch})
 	start, err := c.compile(h, c.n.match)
@@ -93,7 +94,7 @@ func compileNFA(h *hir) (*nfa, error) {
 		if s.kind == nsLook {
 			c.n.looks[s.look] = true
 			c.n.hasLook = true
-			if s.look.isUnicodeWord() {
+			if s.look.IsUnicodeWord() {
 				c.n.hasUnicodeWord = true
 			}
 		}
@@ -107,56 +108,56 @@ func (c *nfaCompiler) add(s nfaState) int32 {
 	return int32(len(c.n.states) - 1)
 }
 
-func (c *nfaCompiler) compile(h *hir, next int32) (int32, error) {
+func (c *nfaCompiler) compile(h *syntax.Hir, next int32) (int32, error) {
 	if c.size > c.budget {
 		return 0, errTooBig
 	}
-	switch h.kind {
-	case hirEmpty:
+	switch h.Kind {
+	case syntax.HirEmpty:
 		return next, nil
-	case hirLiteral:
-		for i := len(h.lit) - 1; i >= 0; i-- {
-			next = c.sparse([]nfaTrans{{h.lit[i], h.lit[i], next}})
+	case syntax.HirLiteral:
+		for i := len(h.Lit) - 1; i >= 0; i-- {
+			next = c.sparse([]nfaTrans{{h.Lit[i], h.Lit[i], next}})
 		}
 		return next, nil
-	case hirBytes:
-		tr := make([]nfaTrans, len(h.bcls))
-		for i, r := range h.bcls {
-			tr[i] = nfaTrans{r.lo, r.hi, next}
+	case syntax.HirBytes:
+		tr := make([]nfaTrans, len(h.Bcls))
+		for i, r := range h.Bcls {
+			tr[i] = nfaTrans{r.Lo, r.Hi, next}
 		}
 		return c.sparse(tr), nil
-	case hirClass:
-		return c.utf8Class(h.cls, next), nil
-	case hirLook:
-		return c.add(nfaState{kind: nsLook, look: h.look, next: next}), nil
-	case hirConcat:
-		for i := len(h.subs) - 1; i >= 0; i-- {
+	case syntax.HirClass:
+		return c.utf8Class(h.Cls, next), nil
+	case syntax.HirLook:
+		return c.add(nfaState{kind: nsLook, look: h.Look, next: next}), nil
+	case syntax.HirConcat:
+		for i := len(h.Subs) - 1; i >= 0; i-- {
 			var err error
-			if next, err = c.compile(h.subs[i], next); err != nil {
+			if next, err = c.compile(h.Subs[i], next); err != nil {
 				return 0, err
 			}
 		}
 		return next, nil
-	case hirAlt:
-		alts := make([]int32, len(h.subs))
-		for i, s := range h.subs {
+	case syntax.HirAlt:
+		alts := make([]int32, len(h.Subs))
+		for i, s := range h.Subs {
 			var err error
 			if alts[i], err = c.compile(s, next); err != nil {
 				return 0, err
 			}
 		}
 		return c.add(nfaState{kind: nsUnion, alts: alts}), nil
-	case hirRepeat:
+	case syntax.HirRepeat:
 		return c.repeat(h, next)
 	}
 	panic("search: unknown hir kind")
 }
 
-func (c *nfaCompiler) repeat(h *hir, next int32) (int32, error) {
-	sub := h.subs[0]
+func (c *nfaCompiler) repeat(h *syntax.Hir, next int32) (int32, error) {
+	sub := h.Subs[0]
 	t := next
-	copies := h.min
-	if h.max == repeatInf {
+	copies := h.Min
+	if h.Max == syntax.RepeatInf {
 		u := c.add(nfaState{kind: nsUnion})
 		body, err := c.compile(sub, u)
 		if err != nil {
@@ -164,13 +165,13 @@ func (c *nfaCompiler) repeat(h *hir, next int32) (int32, error) {
 		}
 		c.n.states[u].alts = []int32{body, next}
 		c.size += 2 * nfaAltBytes
-		if h.min == 0 {
+		if h.Min == 0 {
 			return u, nil
 		}
 		t = body
-		copies = h.min - 1
+		copies = h.Min - 1
 	} else {
-		for i := h.min; i < h.max; i++ {
+		for i := h.Min; i < h.Max; i++ {
 			body, err := c.compile(sub, t)
 			if err != nil {
 				return 0, err
@@ -215,17 +216,17 @@ type utf8Kid struct {
 	node   *utf8Node // nil: last byte of a sequence
 }
 
-func (c *nfaCompiler) utf8Class(cls runeClass, next int32) int32 {
+func (c *nfaCompiler) utf8Class(cls syntax.RuneClass, next int32) int32 {
 	root := &utf8Node{}
-	utf8Sequences(cls, func(seq []byteRange) {
+	syntax.UTF8Sequences(cls, func(seq []syntax.ByteRange) {
 		n := root
 		for j, br := range seq {
 			last := j == len(seq)-1
-			if k := len(n.kids); k > 0 && n.kids[k-1].lo == br.lo && n.kids[k-1].hi == br.hi && !last && n.kids[k-1].node != nil {
+			if k := len(n.kids); k > 0 && n.kids[k-1].lo == br.Lo && n.kids[k-1].hi == br.Hi && !last && n.kids[k-1].node != nil {
 				n = n.kids[k-1].node
 				continue
 			}
-			kid := utf8Kid{lo: br.lo, hi: br.hi}
+			kid := utf8Kid{lo: br.Lo, hi: br.Hi}
 			if !last {
 				kid.node = &utf8Node{}
 			}
@@ -248,117 +249,49 @@ func (c *nfaCompiler) utf8Node(n *utf8Node, next int32) int32 {
 	return c.sparse(tr)
 }
 
-// utf8Sequences calls emit with the byte-range sequences that match exactly
-// the UTF-8 encodings of the scalar values of cls, in ascending order.
-func utf8Sequences(cls runeClass, emit func([]byteRange)) {
-	var stack []runeRange
-	var buf [4]byteRange
-	for i := len(cls) - 1; i >= 0; i-- {
-		stack = append(stack, cls[i])
-	}
-	for len(stack) > 0 {
-		r := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-	inner:
-		for {
-			s, e := r.lo, r.hi
-			// Surrogates are not scalar values.
-			if s <= 0xDFFF && e >= 0xD800 {
-				if s < 0xD800 {
-					if e > 0xDFFF {
-						stack = append(stack, runeRange{0xE000, e})
-					}
-					r = runeRange{s, 0xD7FF}
-					continue
-				}
-				if e > 0xDFFF {
-					r = runeRange{0xE000, e}
-					continue
-				}
-				break inner
-			}
-			for _, m := range [3]rune{0x7F, 0x7FF, 0xFFFF} {
-				if s <= m && e > m {
-					stack = append(stack, runeRange{m + 1, e})
-					r = runeRange{s, m}
-					continue inner
-				}
-			}
-			if e <= 0x7F {
-				buf[0] = byteRange{byte(s), byte(e)}
-				emit(buf[:1])
-				break inner
-			}
-			for i := uint(1); i < 4; i++ {
-				m := rune(1)<<(6*i) - 1
-				if s&^m != e&^m {
-					if s&m != 0 {
-						stack = append(stack, runeRange{(s | m) + 1, e})
-						r = runeRange{s, s | m}
-						continue inner
-					}
-					if e&m != m {
-						stack = append(stack, runeRange{e &^ m, e})
-						r = runeRange{s, (e &^ m) - 1}
-						continue inner
-					}
-				}
-			}
-			var sb, eb [4]byte
-			n := utf8.EncodeRune(sb[:], s)
-			utf8.EncodeRune(eb[:], e)
-			for i := 0; i < n; i++ {
-				buf[i] = byteRange{sb[i], eb[i]}
-			}
-			emit(buf[:n])
-			break inner
-		}
-	}
-}
-
 // ---- simulation ----
 
 // lookCtx answers assertions at a position of a haystack with the exact
 // Unicode semantics (invalid UTF-8 is never a word character).
-func lookHolds(k lookKind, hay []byte, at int) bool {
+func lookHolds(k syntax.LookKind, hay []byte, at int) bool {
 	switch k {
-	case lookStart:
+	case syntax.LookStart:
 		return at == 0
-	case lookEnd:
+	case syntax.LookEnd:
 		return at == len(hay)
-	case lookStartLF:
+	case syntax.LookStartLF:
 		return at == 0 || hay[at-1] == '\n'
-	case lookEndLF:
+	case syntax.LookEndLF:
 		return at == len(hay) || hay[at] == '\n'
-	case lookStartCRLF:
+	case syntax.LookStartCRLF:
 		return at == 0 || hay[at-1] == '\n' || hay[at-1] == '\r' && (at >= len(hay) || hay[at] != '\n')
-	case lookEndCRLF:
+	case syntax.LookEndCRLF:
 		return at == len(hay) || hay[at] == '\r' || hay[at] == '\n' && (at == 0 || hay[at-1] != '\r')
 	}
 	var before, after bool
-	if k.isUnicodeWord() {
+	if k.IsUnicodeWord() {
 		if at > 0 {
 			r, size := utf8.DecodeLastRune(hay[:at])
-			before = !(r == utf8.RuneError && size <= 1) && isWordRune(r)
+			before = !(r == utf8.RuneError && size <= 1) && syntax.IsWordRune(r)
 		}
 		if at < len(hay) {
 			r, size := utf8.DecodeRune(hay[at:])
-			after = !(r == utf8.RuneError && size <= 1) && isWordRune(r)
+			after = !(r == utf8.RuneError && size <= 1) && syntax.IsWordRune(r)
 		}
 	} else {
-		before = at > 0 && isWordByte(hay[at-1])
-		after = at < len(hay) && isWordByte(hay[at])
+		before = at > 0 && syntax.IsWordByte(hay[at-1])
+		after = at < len(hay) && syntax.IsWordByte(hay[at])
 	}
 	switch k {
-	case lookWordASCII, lookWordUnicode:
+	case syntax.LookWordASCII, syntax.LookWordUnicode:
 		return before != after
-	case lookWordASCIINegate, lookWordUnicodeNegate:
+	case syntax.LookWordASCIINegate, syntax.LookWordUnicodeNegate:
 		return before == after
-	case lookWordStartASCII, lookWordStartUnicode:
+	case syntax.LookWordStartASCII, syntax.LookWordStartUnicode:
 		return !before && after
-	case lookWordEndASCII, lookWordEndUnicode:
+	case syntax.LookWordEndASCII, syntax.LookWordEndUnicode:
 		return before && !after
-	case lookWordStartHalfASCII, lookWordStartHalfUnicode:
+	case syntax.LookWordStartHalfASCII, syntax.LookWordStartHalfUnicode:
 		return !before
 	}
 	return !after

@@ -1,4 +1,4 @@
-package search
+package regex
 
 import (
 	"bytes"
@@ -6,11 +6,12 @@ import (
 	"slices"
 
 	"github.com/fscache/fscache/internal/cancel"
+	"github.com/fscache/fscache/internal/regex/syntax"
 )
 
 // A lazy DFA over the NFA, built on demand one transition at a time and
 // cached per goroutine (dfaCache values come from a sync.Pool in the
-// Matcher). It answers "is there a match" in a single pass over the input
+// Regexp). It answers "is there a match" in a single pass over the input
 // at about one table lookup per byte.
 //
 // A DFA state is the set of NFA states reached at a position, before the
@@ -73,17 +74,17 @@ func newDFAShared(n *nfa, lineMode bool) *dfaShared {
 	}
 	mark('\n', '\n')
 	needWord, needNL, needCR, needStart := false, false, false, false
-	for k := lookKind(0); k < numLooks; k++ {
+	for k := syntax.LookKind(0); k < syntax.NumLooks; k++ {
 		if !n.looks[k] {
 			continue
 		}
 		switch k {
-		case lookStart:
+		case syntax.LookStart:
 			needStart = true
-		case lookEnd:
-		case lookStartLF, lookEndLF:
+		case syntax.LookEnd:
+		case syntax.LookStartLF, syntax.LookEndLF:
 			needStart, needNL = true, true
-		case lookStartCRLF, lookEndCRLF:
+		case syntax.LookStartCRLF, syntax.LookEndCRLF:
 			needStart, needNL, needCR = true, true, true
 		default:
 			needWord = true
@@ -148,7 +149,7 @@ func isAnchored(n *nfa, lineMode bool) bool {
 		case nsUnion:
 			stack = append(stack, st.alts...)
 		case nsLook:
-			if st.look != lookStart && !(lineMode && (st.look == lookStartLF || st.look == lookStartCRLF)) {
+			if st.look != syntax.LookStart && !(lineMode && (st.look == syntax.LookStartLF || st.look == syntax.LookStartCRLF)) {
 				return false
 			}
 		case nsSparse:
@@ -251,31 +252,31 @@ func (d *dfaCache) unionClosure(ids []int32) []int32 {
 
 // lookHave computes which assertions hold between the previous byte
 // (described by fl) and the next byte b (-1: end of haystack).
-func lookHave(fl uint8, b int) (have [numLooks]bool) {
+func lookHave(fl uint8, b int) (have [syntax.NumLooks]bool) {
 	atStart := fl&fStart != 0
 	prevNL := fl&fPrevNL != 0
 	prevCR := fl&fPrevCR != 0
 	before := fl&fPrevWord != 0
 	eoi := b < 0
-	after := !eoi && b < 0x80 && isWordByte(byte(b))
-	have[lookStart] = atStart
-	have[lookEnd] = eoi
-	have[lookStartLF] = atStart || prevNL
-	have[lookEndLF] = eoi || b == '\n'
-	have[lookStartCRLF] = atStart || prevNL || prevCR && b != '\n'
-	have[lookEndCRLF] = eoi || b == '\r' || b == '\n' && !prevCR
-	for _, k := range [2]lookKind{lookWordASCII, lookWordUnicode} {
+	after := !eoi && b < 0x80 && syntax.IsWordByte(byte(b))
+	have[syntax.LookStart] = atStart
+	have[syntax.LookEnd] = eoi
+	have[syntax.LookStartLF] = atStart || prevNL
+	have[syntax.LookEndLF] = eoi || b == '\n'
+	have[syntax.LookStartCRLF] = atStart || prevNL || prevCR && b != '\n'
+	have[syntax.LookEndCRLF] = eoi || b == '\r' || b == '\n' && !prevCR
+	for _, k := range [2]syntax.LookKind{syntax.LookWordASCII, syntax.LookWordUnicode} {
 		have[k] = before != after
 		have[k+1] = before == after
 	}
-	have[lookWordStartASCII] = !before && after
-	have[lookWordEndASCII] = before && !after
-	have[lookWordStartUnicode] = !before && after
-	have[lookWordEndUnicode] = before && !after
-	have[lookWordStartHalfASCII] = !before
-	have[lookWordEndHalfASCII] = !after
-	have[lookWordStartHalfUnicode] = !before
-	have[lookWordEndHalfUnicode] = !after
+	have[syntax.LookWordStartASCII] = !before && after
+	have[syntax.LookWordEndASCII] = before && !after
+	have[syntax.LookWordStartUnicode] = !before && after
+	have[syntax.LookWordEndUnicode] = before && !after
+	have[syntax.LookWordStartHalfASCII] = !before
+	have[syntax.LookWordEndHalfASCII] = !after
+	have[syntax.LookWordStartHalfUnicode] = !before
+	have[syntax.LookWordEndHalfUnicode] = !after
 	return have
 }
 
@@ -362,7 +363,7 @@ func (d *dfaCache) compute(s int32, c int) (int32, int32) {
 		if b == '\r' {
 			nf |= fPrevCR
 		}
-		if b < 0x80 && isWordByte(byte(b)) {
+		if b < 0x80 && syntax.IsWordByte(byte(b)) {
 			nf |= fPrevWord
 		}
 		t = d.addState(set, nf&sh.flagMask)

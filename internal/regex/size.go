@@ -1,6 +1,10 @@
-package search
+package regex
 
-import "unsafe"
+import (
+	"unsafe"
+
+	"github.com/fscache/fscache/internal/regex/syntax"
+)
 
 // The reference rejects patterns whose compiled program would exceed 100
 // MiB ("compiled regex exceeds size limit of 104857600"). rustSize
@@ -11,7 +15,7 @@ import "unsafe"
 
 const rustSizeLimit = 100 << 20
 
-func rustSize(h *hir) float64 {
+func rustSize(h *syntax.Hir) float64 {
 	return sizer{}.size(h)
 }
 
@@ -19,50 +23,50 @@ func rustSize(h *hir) float64 {
 // thousands of times).
 type sizer map[string]float64
 
-func (z sizer) size(h *hir) float64 {
-	switch h.kind {
-	case hirLiteral:
-		return 32 * float64(len(h.lit))
-	case hirBytes:
-		return 64 + 8*float64(len(h.bcls))
-	case hirClass:
-		key := classKey(h.cls)
+func (z sizer) size(h *syntax.Hir) float64 {
+	switch h.Kind {
+	case syntax.HirLiteral:
+		return 32 * float64(len(h.Lit))
+	case syntax.HirBytes:
+		return 64 + 8*float64(len(h.Bcls))
+	case syntax.HirClass:
+		key := classKey(h.Cls)
 		if c, ok := z[key]; ok {
 			return c
 		}
-		c := classSize(h.cls)
+		c := classSize(h.Cls)
 		z[key] = c
 		return c
-	case hirConcat:
+	case syntax.HirConcat:
 		s := 0.0
-		for _, sub := range h.subs {
+		for _, sub := range h.Subs {
 			s += z.size(sub)
 		}
 		return s
-	case hirAlt:
-		s := 56 + 8*float64(len(h.subs))
-		for _, sub := range h.subs {
+	case syntax.HirAlt:
+		s := 56 + 8*float64(len(h.Subs))
+		for _, sub := range h.Subs {
 			s += z.size(sub)
 		}
 		return s
-	case hirRepeat:
-		c := z.size(h.subs[0])
+	case syntax.HirRepeat:
+		c := z.size(h.Subs[0])
 		if c == 0 {
 			return 0
 		}
-		if h.max == repeatInf {
-			return float64(max(h.min, 1))*c + 72
+		if h.Max == syntax.RepeatInf {
+			return float64(max(h.Min, 1))*c + 72
 		}
-		return float64(h.min)*c + float64(h.max-h.min)*(c+40)
+		return float64(h.Min)*c + float64(h.Max-h.Min)*(c+40)
 	}
 	return 0
 }
 
-func classSize(c runeClass) float64 {
+func classSize(c syntax.RuneClass) float64 {
 	if len(c) == 0 {
 		return 64
 	}
-	if c[len(c)-1].hi < 0x80 {
+	if c[len(c)-1].Hi < 0x80 {
 		return 64 + 8*float64(len(c))
 	}
 	states, trans := 0, 0
@@ -84,7 +88,7 @@ const (
 )
 
 // classKey is the memory of c as a string, a map key.
-func classKey(c runeClass) string {
+func classKey(c syntax.RuneClass) string {
 	if len(c) == 0 {
 		return ""
 	}

@@ -1,10 +1,8 @@
-package search
+package regex
 
 import (
 	"bytes"
-	"fmt"
 	"math/rand"
-	"reflect"
 	"regexp"
 	"slices"
 	"strings"
@@ -83,24 +81,8 @@ func randomText(r *rand.Rand, ascii bool, lines int) []byte {
 	return b.Bytes()
 }
 
-func lineNumbers(t *testing.T, m *Matcher, data []byte) ([]int, int) {
-	t.Helper()
-	ms, n, err := m.Search(data, -1, true, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	out := make([]int, len(ms))
-	for i, x := range ms {
-		out[i] = x.LineNumber
-	}
-	if n != len(out) {
-		t.Fatalf("count %d differs from %d matches", n, len(out))
-	}
-	return out, n
-}
-
 // naiveLines checks every line separately with the NFA simulation.
-func naiveLines(m *Matcher, data []byte) []int {
+func naiveLines(m *Regexp, data []byte) []int {
 	var out []int
 	sim := m.n.newSim()
 	nl := bytes.Count(data, []byte{'\n'})
@@ -149,7 +131,7 @@ func TestRandomPathsAgree(t *testing.T) {
 			t.Fatalf("%q (mode %d, %+v) on %q:\n planned %v\n dfa     %v\n nfa     %v\n naive   %v", p, m.lineMode, o, data, got, viaDFA, viaNFA, naive)
 		}
 		// The buffer-wide DFA against the simulation.
-		if h, s := m.HasMatch(data), m.n.simulate(m.n.newSim(), data); h != s {
+		if h, s := m.hasMatch(data), m.n.simulate(m.n.newSim(), data); h != s {
 			t.Fatalf("%q HasMatch=%v, simulation=%v on %q", p, h, s, data)
 		}
 	}
@@ -198,7 +180,7 @@ func TestRandomAgainstGoRegexp(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Fatalf("%q (ci=%v ml=%v, mode %d) on %q:\n got  %v\n want %v", p, ci, ml, m.lineMode, data, got, want)
 		}
-		if h, w := m.HasMatch(data), re.Match(data); h != w {
+		if h, w := m.hasMatch(data), re.Match(data); h != w {
 			t.Fatalf("%q HasMatch=%v, Go=%v on %q", gp, h, w, data)
 		}
 	}
@@ -209,7 +191,7 @@ func TestRandomAgainstGoRegexp(t *testing.T) {
 func TestLargeInputsCrossPollWindows(t *testing.T) {
 	r := rand.New(rand.NewSource(3))
 	var b bytes.Buffer
-	for b.Len() < 3*pollEvery+12345 {
+	for b.Len() < 3*pollWindow+12345 {
 		b.Write(randomText(r, false, 50))
 		b.WriteByte('\n')
 		if r.Intn(50) == 0 {
@@ -233,27 +215,16 @@ func TestLargeInputsCrossPollWindows(t *testing.T) {
 		// A live token (the DFA then scans in chunks) changes nothing; a
 		// stopped one ends every plan but modeNever with its error.
 		live := cancel.New(time.Time{}, nil)
-		withTok, _, err := m.Search(data, -1, true, nil, live)
-		plain, _, _ := m.Search(data, -1, true, nil, nil)
-		if err != nil || !reflect.DeepEqual(withTok, plain) {
-			t.Fatalf("%q: with a live token %d matches (err %v), without %d", p, len(withTok), err, len(plain))
+		withTok, err := scanLines(m, data, live)
+		if err != nil || !slices.Equal(withTok, got) {
+			t.Fatalf("%q: with a live token %d lines (err %v), without %d", p, len(withTok), err, len(got))
 		}
 		stopped := cancel.New(time.Time{}, nil)
 		stopped.Stop(cancel.ErrSignal)
-		if _, _, err := m.Search(data, -1, false, nil, stopped); err != cancel.ErrSignal && m.lineMode != modeNever {
+		if _, err := scanLines(m, data, stopped); err != cancel.ErrSignal && m.lineMode != modeNever {
 			t.Fatalf("%q: with a stopped token: %v", p, err)
 		}
 	}
-}
-
-func ExampleMatcher_Search() {
-	m, err := Compile(Options{Pattern: `fn \w+\(`, ContextAfter: 1})
-	if err != nil {
-		panic(err)
-	}
-	ms, n, _ := m.Search([]byte("x\nfn main() {   \n\tbody\n}\n"), -1, true, nil, nil)
-	fmt.Println(n, ms[0].LineNumber, ms[0].Line, ms[0].ContextAfter)
-	// Output: 1 2 fn main() { [{3 	body}]
 }
 
 // TestDFACacheThrash uses a pattern whose DFA has millions of states: the
@@ -281,7 +252,7 @@ func TestDFACacheThrash(t *testing.T) {
 		if want := naiveLines(m, data); !slices.Equal(got, want) {
 			t.Fatalf("%q: got %v, want %v", p, got, want)
 		}
-		if m.HasMatch(data) != m.n.simulate(m.n.newSim(), data) {
+		if m.hasMatch(data) != m.n.simulate(m.n.newSim(), data) {
 			t.Fatalf("%q: HasMatch differs", p)
 		}
 	}
@@ -293,8 +264,8 @@ func TestDFACacheThrash(t *testing.T) {
 func TestLongLinesPastPollWindows(t *testing.T) {
 	var b bytes.Buffer
 	for i := 0; i < 6; i++ {
-		b.WriteString("needle " + strings.Repeat("a", 3*pollEvery) + "\n")
-		b.WriteString(strings.Repeat("b", pollEvery/3) + "\n")
+		b.WriteString("needle " + strings.Repeat("a", 3*pollWindow) + "\n")
+		b.WriteString(strings.Repeat("b", pollWindow/3) + "\n")
 	}
 	data := b.Bytes()
 	for _, p := range []string{`needle`, `^needle a`, `a\n?`, `(?i)NEEDLE\s+a`, `a[ab]{40}b`} {

@@ -1,4 +1,4 @@
-package search
+package regex
 
 // hasIndexPair reports whether indexPair is implemented (in assembly).
 const hasIndexPair = true

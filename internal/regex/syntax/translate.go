@@ -1,4 +1,4 @@
-package search
+package syntax
 
 // hirFlags are the flags in effect while translating.
 type hirFlags struct {
@@ -46,24 +46,24 @@ func (t *translator) applyFlags(f flagsAST) {
 
 // translate lowers an AST to a hir, reporting the errors regex-syntax's
 // translator reports, in the same order.
-func translate(pattern string, a *astNode, f hirFlags) (*hir, *syntaxError) {
+func translate(pattern string, a *astNode, f hirFlags) (*Hir, *syntaxError) {
 	t := &translator{pattern: pattern, flags: f}
 	return t.node(a)
 }
 
-func (t *translator) node(a *astNode) (*hir, *syntaxError) {
+func (t *translator) node(a *astNode) (*Hir, *syntaxError) {
 	switch a.kind {
 	case astEmpty, astFlags:
 		if a.kind == astFlags {
 			t.applyFlags(a.flags)
 		}
-		return &hir{kind: hirEmpty}, nil
+		return &Hir{Kind: HirEmpty}, nil
 	case astLiteral:
 		return t.literal(a.lit)
 	case astDot:
 		return t.dot(), nil
 	case astAssertion:
-		return &hir{kind: hirLook, look: t.assertion(a.assert)}, nil
+		return &Hir{Kind: HirLook, Look: t.assertion(a.assert)}, nil
 	case astClassPerl:
 		if t.flags.unicode {
 			c := perlUnicode(a.perl)
@@ -104,7 +104,7 @@ func (t *translator) node(a *astNode) (*hir, *syntaxError) {
 		if e != nil {
 			return nil, e
 		}
-		return &hir{kind: hirRepeat, min: a.repMin, max: a.repMax, subs: []*hir{sub}}, nil
+		return &Hir{Kind: HirRepeat, Min: a.repMin, Max: a.repMax, Subs: []*Hir{sub}}, nil
 	case astGroup:
 		saved := t.flags
 		if a.groupKind == groupNonCapturing {
@@ -114,7 +114,7 @@ func (t *translator) node(a *astNode) (*hir, *syntaxError) {
 		t.flags = saved
 		return sub, e
 	case astConcat, astAlternation:
-		subs := make([]*hir, 0, len(a.subs))
+		subs := make([]*Hir, 0, len(a.subs))
 		for _, s := range a.subs {
 			h, e := t.node(s)
 			if e != nil {
@@ -122,16 +122,16 @@ func (t *translator) node(a *astNode) (*hir, *syntaxError) {
 			}
 			subs = append(subs, h)
 		}
-		k := hirConcat
+		k := HirConcat
 		if a.kind == astAlternation {
-			k = hirAlt
+			k = HirAlt
 		}
-		return &hir{kind: k, subs: subs}, nil
+		return &Hir{Kind: k, Subs: subs}, nil
 	}
 	panic("search: unknown ast kind")
 }
 
-func (t *translator) literal(l literal) (*hir, *syntaxError) {
+func (t *translator) literal(l literal) (*Hir, *syntaxError) {
 	c := l.c
 	if !t.flags.unicode {
 		if b, ok := l.byteValue(); ok && b > 0x7F {
@@ -140,37 +140,37 @@ func (t *translator) literal(l literal) (*hir, *syntaxError) {
 	}
 	if t.flags.caseInsensitive {
 		if t.flags.unicode {
-			return hClass(runeClass{{c, c}}.caseFold()), nil
+			return hClass(RuneClass{{c, c}}.caseFold()), nil
 		}
 		if c <= 0x7F {
-			return hBytes(byteClass{{byte(c), byte(c)}}.asciiFold()), nil
+			return hBytes(ByteClass{{byte(c), byte(c)}}.asciiFold()), nil
 		}
 	}
 	return hRune(c), nil
 }
 
-func (t *translator) dot() *hir {
+func (t *translator) dot() *Hir {
 	if t.flags.unicode {
 		switch {
 		case t.flags.dotNL:
-			return hClass(runeClass{{0, 0xD7FF}, {0xE000, 0x10FFFF}})
+			return hClass(RuneClass{{0, 0xD7FF}, {0xE000, 0x10FFFF}})
 		case t.flags.crlf:
-			return hClass(runeClass{{'\n', '\n'}, {'\r', '\r'}}.negate())
+			return hClass(RuneClass{{'\n', '\n'}, {'\r', '\r'}}.negate())
 		}
-		return hClass(runeClass{{'\n', '\n'}}.negate())
+		return hClass(RuneClass{{'\n', '\n'}}.negate())
 	}
 	switch {
 	case t.flags.dotNL:
-		return hBytes(byteClass{{0, 255}})
+		return hBytes(ByteClass{{0, 255}})
 	case t.flags.crlf:
-		return hBytes(byteClass{{'\n', '\n'}, {'\r', '\r'}}.negate())
+		return hBytes(ByteClass{{'\n', '\n'}, {'\r', '\r'}}.negate())
 	}
-	return hBytes(byteClass{{'\n', '\n'}}.negate())
+	return hBytes(ByteClass{{'\n', '\n'}}.negate())
 }
 
-func (t *translator) assertion(k assertionKind) lookKind {
+func (t *translator) assertion(k assertionKind) LookKind {
 	u := t.flags.unicode
-	pick := func(uni, ascii lookKind) lookKind {
+	pick := func(uni, ascii LookKind) LookKind {
 		if u {
 			return uni
 		}
@@ -179,39 +179,39 @@ func (t *translator) assertion(k assertionKind) lookKind {
 	switch k {
 	case assertStartLine:
 		if !t.flags.multiLine {
-			return lookStart
+			return LookStart
 		}
 		if t.flags.crlf {
-			return lookStartCRLF
+			return LookStartCRLF
 		}
-		return lookStartLF
+		return LookStartLF
 	case assertEndLine:
 		if !t.flags.multiLine {
-			return lookEnd
+			return LookEnd
 		}
 		if t.flags.crlf {
-			return lookEndCRLF
+			return LookEndCRLF
 		}
-		return lookEndLF
+		return LookEndLF
 	case assertStartText:
-		return lookStart
+		return LookStart
 	case assertEndText:
-		return lookEnd
+		return LookEnd
 	case assertWordBoundary:
-		return pick(lookWordUnicode, lookWordASCII)
+		return pick(LookWordUnicode, LookWordASCII)
 	case assertNotWordBoundary:
-		return pick(lookWordUnicodeNegate, lookWordASCIINegate)
+		return pick(LookWordUnicodeNegate, LookWordASCIINegate)
 	case assertWordStart:
-		return pick(lookWordStartUnicode, lookWordStartASCII)
+		return pick(LookWordStartUnicode, LookWordStartASCII)
 	case assertWordEnd:
-		return pick(lookWordEndUnicode, lookWordEndASCII)
+		return pick(LookWordEndUnicode, LookWordEndASCII)
 	case assertWordStartHalf:
-		return pick(lookWordStartHalfUnicode, lookWordStartHalfASCII)
+		return pick(LookWordStartHalfUnicode, LookWordStartHalfASCII)
 	}
-	return pick(lookWordEndHalfUnicode, lookWordEndHalfASCII)
+	return pick(LookWordEndHalfUnicode, LookWordEndHalfASCII)
 }
 
-func (t *translator) unicodeClass(u unicodeClass, sp span) (runeClass, *syntaxError) {
+func (t *translator) unicodeClass(u unicodeClass, sp span) (RuneClass, *syntaxError) {
 	c, k, ok := unicodeClassFor(u)
 	if !ok {
 		return nil, t.err(sp, k)
@@ -223,9 +223,29 @@ func (t *translator) unicodeClass(u unicodeClass, sp span) (runeClass, *syntaxEr
 	return t.foldNegate(c, negated), nil
 }
 
-func (t *translator) foldNegate(c runeClass, negated bool) runeClass {
-	if t.flags.caseInsensitive {
-		c = c.caseFold()
+func (t *translator) foldNegate(c RuneClass, negated bool) RuneClass {
+	return foldNegated(c, t.flags.caseInsensitive, RuneClass.caseFold, negated)
+}
+
+func (t *translator) foldNegateBytes(c ByteClass, negated bool) ByteClass {
+	return foldNegated(c, t.flags.caseInsensitive, ByteClass.asciiFold, negated)
+}
+
+// classOps are the operations of RuneClass and ByteClass that the
+// translation of classes runs on either.
+type classOps[C any] interface {
+	union(C) C
+	negate() C
+	intersect(C) C
+	difference(C) C
+	symmetricDifference(C) C
+}
+
+// foldNegated is c, case-folded with caseFold when fold, then complemented
+// when negated.
+func foldNegated[C classOps[C]](c C, fold bool, caseFold func(C) C, negated bool) C {
+	if fold {
+		c = caseFold(c)
 	}
 	if negated {
 		c = c.negate()
@@ -233,102 +253,53 @@ func (t *translator) foldNegate(c runeClass, negated bool) runeClass {
 	return c
 }
 
-func (t *translator) foldNegateBytes(c byteClass, negated bool) byteClass {
-	if t.flags.caseInsensitive {
-		c = c.asciiFold()
-	}
-	if negated {
-		c = c.negate()
-	}
-	return c
-}
-
-func (t *translator) bracketedUnicode(b *classBracketed) (runeClass, *syntaxError) {
-	c, e := t.setUnicode(b.set)
-	if e != nil {
-		return nil, e
-	}
-	return t.foldNegate(c, b.negated), nil
-}
-
-func (t *translator) setUnicode(s classSet) (runeClass, *syntaxError) {
-	if s.op == nil {
-		return t.itemUnicode(*s.item)
-	}
-	lhs, e := t.setUnicode(s.op.lhs)
-	if e != nil {
-		return nil, e
-	}
-	rhs, e := t.setUnicode(s.op.rhs)
-	if e != nil {
-		return nil, e
-	}
-	if t.flags.caseInsensitive {
-		lhs, rhs = lhs.caseFold(), rhs.caseFold()
-	}
-	switch s.op.kind {
-	case opIntersection:
-		return lhs.intersect(rhs), nil
-	case opDifference:
-		return lhs.difference(rhs), nil
-	}
-	return lhs.symmetricDifference(rhs), nil
-}
-
-func (t *translator) itemUnicode(it classItem) (runeClass, *syntaxError) {
-	switch it.kind {
-	case ciEmpty:
-		return runeClass{}, nil
-	case ciLiteral:
-		return runeClass{{it.lit.c, it.lit.c}}, nil
-	case ciRange:
-		return runeClass{{it.lo.c, it.hi.c}}, nil
-	case ciASCII:
-		return t.foldNegate(asciiClassBytes(it.ascii).toRunes(), it.negated), nil
-	case ciUnicode:
-		return t.unicodeClass(it.uni, it.span)
-	case ciPerl:
-		c := perlUnicode(it.perl)
-		if it.negated {
-			c = c.negate()
-		}
-		return c, nil
-	case ciBracketed:
-		return t.bracketedUnicode(it.brk)
-	}
-	var c runeClass
-	for _, sub := range it.union {
-		sc, e := t.itemUnicode(sub)
+// unionItems is the union of the classes of items, each translated by item.
+func unionItems[C classOps[C]](items []classItem, item func(classItem) (C, *syntaxError)) (C, *syntaxError) {
+	var c C
+	for _, sub := range items {
+		sc, e := item(sub)
 		if e != nil {
-			return nil, e
+			var none C
+			return none, e
 		}
 		c = c.union(sc)
 	}
 	return c, nil
 }
 
-func (t *translator) bracketedBytes(b *classBracketed) (byteClass, *syntaxError) {
-	c, e := t.setBytes(b.set)
-	if e != nil {
-		return nil, e
-	}
-	return t.foldNegateBytes(c, b.negated), nil
+func (t *translator) bracketedUnicode(b *classBracketed) (RuneClass, *syntaxError) {
+	return bracketed(b, t.flags.caseInsensitive, RuneClass.caseFold, t.itemUnicode)
 }
 
-func (t *translator) setBytes(s classSet) (byteClass, *syntaxError) {
+// bracketed translates a bracketed class, [...], to a class of type C
+// (RuneClass or ByteClass), items by item; fold is (?i), done by caseFold.
+func bracketed[C classOps[C]](b *classBracketed, fold bool, caseFold func(C) C, item func(classItem) (C, *syntaxError)) (C, *syntaxError) {
+	c, e := evalClassSet(b.set, fold, caseFold, item)
+	if e != nil {
+		var none C
+		return none, e
+	}
+	return foldNegated(c, fold, caseFold, b.negated), nil
+}
+
+// evalClassSet evaluates a class set expression (&&, --, ~~) over classes
+// of type C (RuneClass or ByteClass), items by item; with fold, both sides
+// of an operation are case-folded first.
+func evalClassSet[C classOps[C]](s classSet, fold bool, caseFold func(C) C, item func(classItem) (C, *syntaxError)) (C, *syntaxError) {
 	if s.op == nil {
-		return t.itemBytes(*s.item)
+		return item(*s.item)
 	}
-	lhs, e := t.setBytes(s.op.lhs)
+	var none C
+	lhs, e := evalClassSet(s.op.lhs, fold, caseFold, item)
 	if e != nil {
-		return nil, e
+		return none, e
 	}
-	rhs, e := t.setBytes(s.op.rhs)
+	rhs, e := evalClassSet(s.op.rhs, fold, caseFold, item)
 	if e != nil {
-		return nil, e
+		return none, e
 	}
-	if t.flags.caseInsensitive {
-		lhs, rhs = lhs.asciiFold(), rhs.asciiFold()
+	if fold {
+		lhs, rhs = caseFold(lhs), caseFold(rhs)
 	}
 	switch s.op.kind {
 	case opIntersection:
@@ -337,6 +308,30 @@ func (t *translator) setBytes(s classSet) (byteClass, *syntaxError) {
 		return lhs.difference(rhs), nil
 	}
 	return lhs.symmetricDifference(rhs), nil
+}
+
+func (t *translator) itemUnicode(it classItem) (RuneClass, *syntaxError) {
+	switch it.kind {
+	case ciEmpty:
+		return RuneClass{}, nil
+	case ciLiteral:
+		return RuneClass{{it.lit.c, it.lit.c}}, nil
+	case ciRange:
+		return RuneClass{{it.lo.c, it.hi.c}}, nil
+	case ciASCII:
+		return t.foldNegate(asciiClassBytes(it.ascii).toRunes(), it.negated), nil
+	case ciUnicode:
+		return t.unicodeClass(it.uni, it.span)
+	case ciPerl:
+		return foldNegated(perlUnicode(it.perl), false, nil, it.negated), nil
+	case ciBracketed:
+		return t.bracketedUnicode(it.brk)
+	}
+	return unionItems(it.union, t.itemUnicode)
+}
+
+func (t *translator) bracketedBytes(b *classBracketed) (ByteClass, *syntaxError) {
+	return bracketed(b, t.flags.caseInsensitive, ByteClass.asciiFold, t.itemBytes)
 }
 
 func (t *translator) classByte(l literal) (byte, *syntaxError) {
@@ -349,16 +344,16 @@ func (t *translator) classByte(l literal) (byte, *syntaxError) {
 	return 0, t.err(l.span, errUnicodeNotAllowed)
 }
 
-func (t *translator) itemBytes(it classItem) (byteClass, *syntaxError) {
+func (t *translator) itemBytes(it classItem) (ByteClass, *syntaxError) {
 	switch it.kind {
 	case ciEmpty:
-		return byteClass{}, nil
+		return ByteClass{}, nil
 	case ciLiteral:
 		b, e := t.classByte(it.lit)
 		if e != nil {
 			return nil, e
 		}
-		return byteClass{{b, b}}, nil
+		return ByteClass{{b, b}}, nil
 	case ciRange:
 		lo, e := t.classByte(it.lo)
 		if e != nil {
@@ -368,27 +363,15 @@ func (t *translator) itemBytes(it classItem) (byteClass, *syntaxError) {
 		if e != nil {
 			return nil, e
 		}
-		return byteClass{{lo, hi}}, nil
+		return ByteClass{{lo, hi}}, nil
 	case ciASCII:
 		return t.foldNegateBytes(asciiClassBytes(it.ascii), it.negated), nil
 	case ciUnicode:
 		return nil, t.err(it.span, errUnicodeNotAllowed)
 	case ciPerl:
-		c := perlASCII(it.perl)
-		if it.negated {
-			c = c.negate()
-		}
-		return c, nil
+		return foldNegated(perlASCII(it.perl), false, nil, it.negated), nil
 	case ciBracketed:
 		return t.bracketedBytes(it.brk)
 	}
-	var c byteClass
-	for _, sub := range it.union {
-		sc, e := t.itemBytes(sub)
-		if e != nil {
-			return nil, e
-		}
-		c = c.union(sc)
-	}
-	return c, nil
+	return unionItems(it.union, t.itemBytes)
 }

@@ -1,4 +1,4 @@
-package search
+package syntax
 
 import (
 	"sort"
@@ -7,8 +7,8 @@ import (
 	"unicode/utf8"
 )
 
-// nestLimit is grep-regex's default nesting limit.
-const nestLimit = 250
+// NestLimit is grep-regex's default nesting limit.
+const NestLimit = 250
 
 // parser is a port of the behaviour of regex-syntax's AST parser: same
 // grammar, same error kinds, same error spans, same order of detection.
@@ -394,17 +394,27 @@ func (p *parser) popGroupEnd(cc concat) (*astNode, *syntaxError) {
 	return ast, nil
 }
 
-func (p *parser) parseUncountedRepetition(cc concat, kind repetitionKind) (concat, *syntaxError) {
-	opStart := p.pos
+// popRepeated takes the expression a repetition operator at p.pos applies
+// to, the last of cc, off cc; there must be one, and not a flag group.
+func (p *parser) popRepeated(cc concat) (concat, *astNode, *syntaxError) {
 	n := len(cc.asts)
 	if n == 0 {
-		return cc, p.err(p.span(), errRepetitionMissing)
+		return cc, nil, p.err(p.span(), errRepetitionMissing)
 	}
 	ast := cc.asts[n-1]
 	if ast.kind == astEmpty || ast.kind == astFlags {
-		return cc, p.err(p.span(), errRepetitionMissing)
+		return cc, nil, p.err(p.span(), errRepetitionMissing)
 	}
 	cc.asts = cc.asts[:n-1]
+	return cc, ast, nil
+}
+
+func (p *parser) parseUncountedRepetition(cc concat, kind repetitionKind) (concat, *syntaxError) {
+	opStart := p.pos
+	cc, ast, e := p.popRepeated(cc)
+	if e != nil {
+		return cc, e
+	}
 	greedy := true
 	if p.bump() && p.char() == '?' {
 		greedy = false
@@ -425,15 +435,10 @@ func (p *parser) parseUncountedRepetition(cc concat, kind repetitionKind) (conca
 
 func (p *parser) parseCountedRepetition(cc concat) (concat, *syntaxError) {
 	start := p.pos
-	n := len(cc.asts)
-	if n == 0 {
-		return cc, p.err(p.span(), errRepetitionMissing)
+	cc, ast, e := p.popRepeated(cc)
+	if e != nil {
+		return cc, e
 	}
-	ast := cc.asts[n-1]
-	if ast.kind == astEmpty || ast.kind == astFlags {
-		return cc, p.err(p.span(), errRepetitionMissing)
-	}
-	cc.asts = cc.asts[:n-1]
 	if !p.bumpAndBumpSpace() {
 		return cc, p.err(span{start, p.pos}, errRepetitionCountUnclosed)
 	}
@@ -959,6 +964,17 @@ func indexStr(s, sub string) int {
 
 // ---- character classes ----
 
+// classSetOp is the class set operator written with c doubled: &&, --, ~~.
+func classSetOp(c rune) classOpKind {
+	switch c {
+	case '&':
+		return opIntersection
+	case '-':
+		return opDifference
+	}
+	return opSymmetricDifference
+}
+
 func (p *parser) parseSetClass() (*classBracketed, *syntaxError) {
 	union := classUnion{span: p.span()}
 	for {
@@ -985,39 +1001,14 @@ func (p *parser) parseSetClass() (*classBracketed, *syntaxError) {
 				return top, nil
 			}
 			union = nested
-		case '&':
-			if p.peek() == '&' {
-				p.bumpIf("&&")
-				union = p.pushClassOp(opIntersection, union)
+		case '&', '-', '~':
+			// Doubled, the character is a set operator (&&, --, ~~).
+			if c := p.char(); p.peek() == c {
+				p.bumpIf(string([]rune{c, c}))
+				union = p.pushClassOp(classSetOp(c), union)
 				continue
 			}
-			it, e := p.parseSetClassRange()
-			if e != nil {
-				return nil, e
-			}
-			union.push(it)
-		case '-':
-			if p.peek() == '-' {
-				p.bumpIf("--")
-				union = p.pushClassOp(opDifference, union)
-				continue
-			}
-			it, e := p.parseSetClassRange()
-			if e != nil {
-				return nil, e
-			}
-			union.push(it)
-		case '~':
-			if p.peek() == '~' {
-				p.bumpIf("~~")
-				union = p.pushClassOp(opSymmetricDifference, union)
-				continue
-			}
-			it, e := p.parseSetClassRange()
-			if e != nil {
-				return nil, e
-			}
-			union.push(it)
+			fallthrough
 		default:
 			it, e := p.parseSetClassRange()
 			if e != nil {
@@ -1220,7 +1211,7 @@ func (p *parser) checkNest(n *astNode, depth int) *syntaxError {
 		return nil
 	}
 	depth++
-	if depth > nestLimit {
+	if depth > NestLimit {
 		return p.err(n.span, errNestLimitExceeded)
 	}
 	if n.kind == astClassBracketed {
@@ -1237,7 +1228,7 @@ func (p *parser) checkNest(n *astNode, depth int) *syntaxError {
 func (p *parser) checkNestSet(s classSet, depth int) *syntaxError {
 	if s.op != nil {
 		depth++
-		if depth > nestLimit {
+		if depth > NestLimit {
 			return p.err(s.span, errNestLimitExceeded)
 		}
 		if e := p.checkNestSet(s.op.lhs, depth); e != nil {
@@ -1252,13 +1243,13 @@ func (p *parser) checkNestItem(it classItem, depth int) *syntaxError {
 	switch it.kind {
 	case ciBracketed:
 		depth++
-		if depth > nestLimit {
+		if depth > NestLimit {
 			return p.err(it.span, errNestLimitExceeded)
 		}
 		return p.checkNestSet(it.brk.set, depth)
 	case ciUnion:
 		depth++
-		if depth > nestLimit {
+		if depth > NestLimit {
 			return p.err(it.span, errNestLimitExceeded)
 		}
 		for _, sub := range it.union {

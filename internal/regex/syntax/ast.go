@@ -1,4 +1,4 @@
-package search
+package syntax
 
 // This file holds the abstract syntax tree of a pattern in the reference's
 // dialect (Rust's regex-syntax). The parser in parse.go builds it, the

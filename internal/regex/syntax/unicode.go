@@ -1,4 +1,4 @@
-package search
+package syntax
 
 import (
 	"sync"
@@ -10,49 +10,46 @@ import (
 // tables of Go's unicode package. Properties Go has no table for are
 // derived from their definitions in the UCD where that is possible.
 
-func tableClass(t *unicode.RangeTable) runeClass {
-	var rs []runeRange
+func tableClass(t *unicode.RangeTable) RuneClass {
+	var rs []RuneRange
+	add := func(lo, hi, stride rune) {
+		if stride == 1 {
+			rs = append(rs, RuneRange{lo, hi})
+			return
+		}
+		for c := lo; c <= hi; c += stride {
+			rs = append(rs, RuneRange{c, c})
+		}
+	}
 	for _, r := range t.R16 {
-		if r.Stride == 1 {
-			rs = append(rs, runeRange{rune(r.Lo), rune(r.Hi)})
-			continue
-		}
-		for c := rune(r.Lo); c <= rune(r.Hi); c += rune(r.Stride) {
-			rs = append(rs, runeRange{c, c})
-		}
+		add(rune(r.Lo), rune(r.Hi), rune(r.Stride))
 	}
 	for _, r := range t.R32 {
-		if r.Stride == 1 {
-			rs = append(rs, runeRange{rune(r.Lo), rune(r.Hi)})
-			continue
-		}
-		for c := rune(r.Lo); c <= rune(r.Hi); c += rune(r.Stride) {
-			rs = append(rs, runeRange{c, c})
-		}
+		add(rune(r.Lo), rune(r.Hi), rune(r.Stride))
 	}
-	return canonRunes(rs)
+	return canon(rs)
 }
 
-func tables(ts ...*unicode.RangeTable) runeClass {
-	var c runeClass
+func tables(ts ...*unicode.RangeTable) RuneClass {
+	var c RuneClass
 	for _, t := range ts {
 		c = c.union(tableClass(t))
 	}
 	return c
 }
 
-func runesWhere(f func(rune) bool) runeClass {
-	var rs []runeRange
+func runesWhere(f func(rune) bool) RuneClass {
+	var rs []RuneRange
 	for r := rune(0); r <= unicode.MaxRune; r++ {
 		if r == 0xD800 {
 			r = 0xDFFF
 			continue
 		}
 		if f(r) {
-			if n := len(rs); n > 0 && rs[n-1].hi == r-1 {
-				rs[n-1].hi = r
+			if n := len(rs); n > 0 && rs[n-1].Hi == r-1 {
+				rs[n-1].Hi = r
 			} else {
-				rs = append(rs, runeRange{r, r})
+				rs = append(rs, RuneRange{r, r})
 			}
 		}
 	}
@@ -62,60 +59,60 @@ func runesWhere(f func(rune) bool) runeClass {
 // lazyClass computes a class once.
 type lazyClass struct {
 	once sync.Once
-	cls  runeClass
-	f    func() runeClass
+	cls  RuneClass
+	f    func() RuneClass
 }
 
-func (l *lazyClass) get() runeClass {
+func (l *lazyClass) get() RuneClass {
 	l.once.Do(func() { l.cls = l.f() })
 	return l.cls
 }
 
-func lazy(f func() runeClass) *lazyClass { return &lazyClass{f: f} }
+func lazy(f func() RuneClass) *lazyClass { return &lazyClass{f: f} }
 
 var (
-	clsAlphabetic = lazy(func() runeClass {
+	clsAlphabetic = lazy(func() RuneClass {
 		return tables(unicode.Lu, unicode.Ll, unicode.Lt, unicode.Lm, unicode.Lo, unicode.Nl, unicode.Other_Alphabetic)
 	})
-	clsPerlWord = lazy(func() runeClass {
+	clsPerlWord = lazy(func() RuneClass {
 		return clsAlphabetic.get().union(tables(unicode.M, unicode.Nd, unicode.Pc, unicode.Join_Control))
 	})
-	clsPerlDigit = lazy(func() runeClass { return tableClass(unicode.Nd) })
-	clsPerlSpace = lazy(func() runeClass { return tableClass(unicode.White_Space) })
-	clsAssigned  = lazy(func() runeClass { return tableClass(unicode.Categories["Cn"]).negate() })
-	clsLowercase = lazy(func() runeClass { return tables(unicode.Ll, unicode.Other_Lowercase) })
-	clsUppercase = lazy(func() runeClass { return tables(unicode.Lu, unicode.Other_Uppercase) })
-	clsIDStart   = lazy(func() runeClass {
+	clsPerlDigit = lazy(func() RuneClass { return tableClass(unicode.Nd) })
+	clsPerlSpace = lazy(func() RuneClass { return tableClass(unicode.White_Space) })
+	clsAssigned  = lazy(func() RuneClass { return tableClass(unicode.Categories["Cn"]).negate() })
+	clsLowercase = lazy(func() RuneClass { return tables(unicode.Ll, unicode.Other_Lowercase) })
+	clsUppercase = lazy(func() RuneClass { return tables(unicode.Lu, unicode.Other_Uppercase) })
+	clsIDStart   = lazy(func() RuneClass {
 		return tables(unicode.Lu, unicode.Ll, unicode.Lt, unicode.Lm, unicode.Lo, unicode.Nl, unicode.Other_ID_Start).
 			difference(tables(unicode.Pattern_Syntax, unicode.Pattern_White_Space))
 	})
-	clsIDContinue = lazy(func() runeClass {
+	clsIDContinue = lazy(func() RuneClass {
 		// U+200C, U+200D, U+30FB and U+FF65 joined Other_ID_Continue in
 		// Unicode 15.1, after Go's tables.
-		extra := runeClass{{0x200C, 0x200D}, {0x30FB, 0x30FB}, {0xFF65, 0xFF65}}
+		extra := RuneClass{{0x200C, 0x200D}, {0x30FB, 0x30FB}, {0xFF65, 0xFF65}}
 		return clsIDStart.get().union(tables(unicode.Mn, unicode.Mc, unicode.Nd, unicode.Pc, unicode.Other_ID_Continue)).
 			union(extra).difference(tables(unicode.Pattern_Syntax, unicode.Pattern_White_Space))
 	})
 	// XID_Start and XID_Continue differ from ID_Start and ID_Continue by
 	// the characters whose NFKC form is not an identifier.
-	clsXIDStart = lazy(func() runeClass {
+	clsXIDStart = lazy(func() RuneClass {
 		return clsIDStart.get().difference(xidStartExclusions)
 	})
-	clsXIDContinue = lazy(func() runeClass {
+	clsXIDContinue = lazy(func() RuneClass {
 		return clsIDContinue.get().difference(xidContinueExclusions)
 	})
-	clsGraphemeExtend = lazy(func() runeClass { return tables(unicode.Me, unicode.Mn, unicode.Other_Grapheme_Extend) })
-	clsCased          = lazy(func() runeClass {
+	clsGraphemeExtend = lazy(func() RuneClass { return tables(unicode.Me, unicode.Mn, unicode.Other_Grapheme_Extend) })
+	clsCased          = lazy(func() RuneClass {
 		return clsLowercase.get().union(clsUppercase.get()).union(tableClass(unicode.Lt))
 	})
-	clsCWL = lazy(func() runeClass { return runesWhere(func(r rune) bool { return unicode.ToLower(r) != r }) })
-	clsCWU = lazy(func() runeClass {
+	clsCWL = lazy(func() RuneClass { return runesWhere(func(r rune) bool { return unicode.ToLower(r) != r }) })
+	clsCWU = lazy(func() RuneClass {
 		return runesWhere(func(r rune) bool { return unicode.ToUpper(r) != r }).union(specialUpper)
 	})
-	clsCWT = lazy(func() runeClass {
+	clsCWT = lazy(func() RuneClass {
 		return runesWhere(func(r rune) bool { return unicode.ToTitle(r) != r }).union(specialUpper.difference(titleSelf))
 	})
-	clsCWCF = lazy(func() runeClass {
+	clsCWCF = lazy(func() RuneClass {
 		return runesWhere(func(r rune) bool {
 			switch {
 			case 0x13A0 <= r && r <= 0x13F5: // Cherokee folds to upper case
@@ -124,77 +121,77 @@ var (
 				return true
 			}
 			return r != 0x131 && unicode.ToLower(unicode.ToUpper(r)) != r
-		}).union(specialUpper).union(runeClass{{0x1E9E, 0x1E9E}}).difference(foldUnchangedNFD)
+		}).union(specialUpper).union(RuneClass{{0x1E9E, 0x1E9E}}).difference(foldUnchangedNFD)
 	})
 )
 
 var (
-	xidStartExclusions = runeClass{{0x37A, 0x37A}, {0xE33, 0xE33}, {0xEB3, 0xEB3}, {0x309B, 0x309C},
+	xidStartExclusions = RuneClass{{0x37A, 0x37A}, {0xE33, 0xE33}, {0xEB3, 0xEB3}, {0x309B, 0x309C},
 		{0xFC5E, 0xFC63}, {0xFDFA, 0xFDFB}, {0xFE70, 0xFE70}, {0xFE72, 0xFE72}, {0xFE74, 0xFE74},
 		{0xFE76, 0xFE76}, {0xFE78, 0xFE78}, {0xFE7A, 0xFE7A}, {0xFE7C, 0xFE7C}, {0xFE7E, 0xFE7E}, {0xFF9E, 0xFF9F}}
-	xidContinueExclusions = runeClass{{0x37A, 0x37A}, {0x309B, 0x309C}, {0xFC5E, 0xFC63}, {0xFDFA, 0xFDFB},
+	xidContinueExclusions = RuneClass{{0x37A, 0x37A}, {0x309B, 0x309C}, {0xFC5E, 0xFC63}, {0xFDFA, 0xFDFB},
 		{0xFE70, 0xFE70}, {0xFE72, 0xFE72}, {0xFE74, 0xFE74}, {0xFE76, 0xFE76}, {0xFE78, 0xFE78},
 		{0xFE7A, 0xFE7A}, {0xFE7C, 0xFE7C}, {0xFE7E, 0xFE7E}}
 	// specialUpper are the characters whose full (SpecialCasing) upper
 	// case mapping differs from them although the simple one does not.
-	specialUpper = runeClass{{0xDF, 0xDF}, {0x149, 0x149}, {0x1F0, 0x1F0}, {0x390, 0x390}, {0x3B0, 0x3B0},
+	specialUpper = RuneClass{{0xDF, 0xDF}, {0x149, 0x149}, {0x1F0, 0x1F0}, {0x390, 0x390}, {0x3B0, 0x3B0},
 		{0x587, 0x587}, {0x1E96, 0x1E9A}, {0x1F50, 0x1F50}, {0x1F52, 0x1F52}, {0x1F54, 0x1F54}, {0x1F56, 0x1F56},
 		{0x1F80, 0x1FAF}, {0x1FB2, 0x1FB4}, {0x1FB6, 0x1FB7}, {0x1FBC, 0x1FBC}, {0x1FC2, 0x1FC4}, {0x1FC6, 0x1FC7},
 		{0x1FCC, 0x1FCC}, {0x1FD2, 0x1FD3}, {0x1FD6, 0x1FD7}, {0x1FE2, 0x1FE4}, {0x1FE6, 0x1FE7}, {0x1FF2, 0x1FF4},
 		{0x1FF6, 0x1FF7}, {0x1FFC, 0x1FFC}, {0xFB00, 0xFB06}, {0xFB13, 0xFB17}}
 	// foldUnchangedNFD are characters whose decomposition is unchanged by
 	// case folding, so they do not change when case folded.
-	foldUnchangedNFD = runeClass{{0x1F0, 0x1F0}, {0x390, 0x390}, {0x3B0, 0x3B0}, {0x1E96, 0x1E99}, {0x1F50, 0x1F50},
+	foldUnchangedNFD = RuneClass{{0x1F0, 0x1F0}, {0x390, 0x390}, {0x3B0, 0x3B0}, {0x1E96, 0x1E99}, {0x1F50, 0x1F50},
 		{0x1F52, 0x1F52}, {0x1F54, 0x1F54}, {0x1F56, 0x1F56}, {0x1FB6, 0x1FB6}, {0x1FBE, 0x1FBE}, {0x1FC6, 0x1FC6},
 		{0x1FD2, 0x1FD3}, {0x1FD6, 0x1FD7}, {0x1FE2, 0x1FE4}, {0x1FE6, 0x1FE7}, {0x1FF6, 0x1FF6}}
 	// titleSelf are the characters of specialUpper that are their own
 	// title case.
-	titleSelf = runeClass{{0x1F88, 0x1F8F}, {0x1F98, 0x1F9F}, {0x1FA8, 0x1FAF}, {0x1FBC, 0x1FBC}, {0x1FCC, 0x1FCC}, {0x1FFC, 0x1FFC}}
+	titleSelf = RuneClass{{0x1F88, 0x1F8F}, {0x1F98, 0x1F9F}, {0x1FA8, 0x1FAF}, {0x1FBC, 0x1FBC}, {0x1FCC, 0x1FCC}, {0x1FFC, 0x1FFC}}
 )
 
-func notAssigned() runeClass { return clsAssigned.get().negate() }
+func notAssigned() RuneClass { return clsAssigned.get().negate() }
 
-var binaryProps = map[string]func() runeClass{
+var binaryProps = map[string]func() RuneClass{
 	"alphabetic":                 clsAlphabetic.get,
-	"asciihexdigit":              func() runeClass { return tableClass(unicode.ASCII_Hex_Digit) },
-	"bidicontrol":                func() runeClass { return tableClass(unicode.Bidi_Control) },
+	"asciihexdigit":              func() RuneClass { return tableClass(unicode.ASCII_Hex_Digit) },
+	"bidicontrol":                func() RuneClass { return tableClass(unicode.Bidi_Control) },
 	"cased":                      clsCased.get,
 	"caseignorable":              caseIgnorable,
 	"changeswhencasefolded":      clsCWCF.get,
-	"changeswhencasemapped":      func() runeClass { return clsCWL.get().union(clsCWU.get()).union(clsCWT.get()) },
+	"changeswhencasemapped":      func() RuneClass { return clsCWL.get().union(clsCWU.get()).union(clsCWT.get()) },
 	"changeswhenlowercased":      clsCWL.get,
 	"changeswhentitlecased":      clsCWT.get,
 	"changeswhenuppercased":      clsCWU.get,
-	"dash":                       func() runeClass { return tableClass(unicode.Dash) },
+	"dash":                       func() RuneClass { return tableClass(unicode.Dash) },
 	"defaultignorablecodepoint":  defaultIgnorable,
-	"deprecated":                 func() runeClass { return tableClass(unicode.Deprecated) },
-	"diacritic":                  func() runeClass { return tableClass(unicode.Diacritic) },
-	"extender":                   func() runeClass { return tableClass(unicode.Extender) },
+	"deprecated":                 func() RuneClass { return tableClass(unicode.Deprecated) },
+	"diacritic":                  func() RuneClass { return tableClass(unicode.Diacritic) },
+	"extender":                   func() RuneClass { return tableClass(unicode.Extender) },
 	"graphemebase":               graphemeBase,
 	"graphemeextend":             clsGraphemeExtend.get,
-	"hexdigit":                   func() runeClass { return tableClass(unicode.Hex_Digit) },
-	"idsbinaryoperator":          func() runeClass { return tableClass(unicode.IDS_Binary_Operator) },
-	"idstrinaryoperator":         func() runeClass { return tableClass(unicode.IDS_Trinary_Operator) },
+	"hexdigit":                   func() RuneClass { return tableClass(unicode.Hex_Digit) },
+	"idsbinaryoperator":          func() RuneClass { return tableClass(unicode.IDS_Binary_Operator) },
+	"idstrinaryoperator":         func() RuneClass { return tableClass(unicode.IDS_Trinary_Operator) },
 	"idcontinue":                 clsIDContinue.get,
 	"idstart":                    clsIDStart.get,
-	"ideographic":                func() runeClass { return tableClass(unicode.Ideographic) },
-	"joincontrol":                func() runeClass { return tableClass(unicode.Join_Control) },
-	"logicalorderexception":      func() runeClass { return tableClass(unicode.Logical_Order_Exception) },
+	"ideographic":                func() RuneClass { return tableClass(unicode.Ideographic) },
+	"joincontrol":                func() RuneClass { return tableClass(unicode.Join_Control) },
+	"logicalorderexception":      func() RuneClass { return tableClass(unicode.Logical_Order_Exception) },
 	"lowercase":                  clsLowercase.get,
-	"math":                       func() runeClass { return tables(unicode.Sm, unicode.Other_Math) },
-	"noncharactercodepoint":      func() runeClass { return tableClass(unicode.Noncharacter_Code_Point) },
-	"patternsyntax":              func() runeClass { return tableClass(unicode.Pattern_Syntax) },
-	"patternwhitespace":          func() runeClass { return tableClass(unicode.Pattern_White_Space) },
-	"prependedconcatenationmark": func() runeClass { return tableClass(unicode.Prepended_Concatenation_Mark) },
-	"quotationmark":              func() runeClass { return tableClass(unicode.Quotation_Mark) },
-	"radical":                    func() runeClass { return tableClass(unicode.Radical) },
-	"regionalindicator":          func() runeClass { return tableClass(unicode.Regional_Indicator) },
-	"sentenceterminal":           func() runeClass { return tableClass(unicode.Sentence_Terminal) },
-	"softdotted":                 func() runeClass { return tableClass(unicode.Soft_Dotted) },
-	"terminalpunctuation":        func() runeClass { return tableClass(unicode.Terminal_Punctuation) },
-	"unifiedideograph":           func() runeClass { return tableClass(unicode.Unified_Ideograph) },
+	"math":                       func() RuneClass { return tables(unicode.Sm, unicode.Other_Math) },
+	"noncharactercodepoint":      func() RuneClass { return tableClass(unicode.Noncharacter_Code_Point) },
+	"patternsyntax":              func() RuneClass { return tableClass(unicode.Pattern_Syntax) },
+	"patternwhitespace":          func() RuneClass { return tableClass(unicode.Pattern_White_Space) },
+	"prependedconcatenationmark": func() RuneClass { return tableClass(unicode.Prepended_Concatenation_Mark) },
+	"quotationmark":              func() RuneClass { return tableClass(unicode.Quotation_Mark) },
+	"radical":                    func() RuneClass { return tableClass(unicode.Radical) },
+	"regionalindicator":          func() RuneClass { return tableClass(unicode.Regional_Indicator) },
+	"sentenceterminal":           func() RuneClass { return tableClass(unicode.Sentence_Terminal) },
+	"softdotted":                 func() RuneClass { return tableClass(unicode.Soft_Dotted) },
+	"terminalpunctuation":        func() RuneClass { return tableClass(unicode.Terminal_Punctuation) },
+	"unifiedideograph":           func() RuneClass { return tableClass(unicode.Unified_Ideograph) },
 	"uppercase":                  clsUppercase.get,
-	"variationselector":          func() runeClass { return tableClass(unicode.Variation_Selector) },
+	"variationselector":          func() RuneClass { return tableClass(unicode.Variation_Selector) },
 	"whitespace":                 clsPerlSpace.get,
 	"xidcontinue":                clsXIDContinue.get,
 	"xidstart":                   clsXIDStart.get,
@@ -226,22 +223,22 @@ var enumeratedProps = map[string]bool{
 	"graphemeclusterbreak": true, "sentencebreak": true, "wordbreak": true,
 }
 
-func caseIgnorable() runeClass {
+func caseIgnorable() RuneClass {
 	c := tables(unicode.Mn, unicode.Me, unicode.Cf, unicode.Lm, unicode.Sk)
-	var rs []runeRange
+	var rs []RuneRange
 	for _, r := range []rune{0x27, 0x2E, 0x3A, 0x5E, 0x60, 0xA8, 0xAD, 0xAF, 0xB4, 0xB7, 0xB8, 0x387, 0x55F, 0x5F4, 0x2018, 0x2019, 0x2024, 0x2027, 0xFE13, 0xFE52, 0xFE55, 0xFF07, 0xFF0E, 0xFF1A} {
-		rs = append(rs, runeRange{r, r})
+		rs = append(rs, RuneRange{r, r})
 	}
 	return c.union(rs)
 }
 
-func defaultIgnorable() runeClass {
+func defaultIgnorable() RuneClass {
 	c := tables(unicode.Other_Default_Ignorable_Code_Point, unicode.Cf, unicode.Variation_Selector)
 	return c.difference(tables(unicode.White_Space, unicode.Prepended_Concatenation_Mark)).
-		difference(runeClass{{0xFFF9, 0xFFFB}, {0x13430, 0x1343F}})
+		difference(RuneClass{{0xFFF9, 0xFFFB}, {0x13430, 0x1343F}})
 }
 
-func graphemeBase() runeClass {
+func graphemeBase() RuneClass {
 	excl := tables(unicode.Cc, unicode.Cf, unicode.Cs, unicode.Co, unicode.Zl, unicode.Zp).
 		union(notAssigned()).union(clsGraphemeExtend.get())
 	return excl.negate()
@@ -249,25 +246,25 @@ func graphemeBase() runeClass {
 
 // gencats maps normalized general category names and aliases to a
 // constructor of the class.
-var gencats = map[string]func() runeClass{}
+var gencats = map[string]func() RuneClass{}
 
 func init() {
-	add := func(f func() runeClass, names ...string) {
+	add := func(f func() RuneClass, names ...string) {
 		for _, n := range names {
 			gencats[n] = f
 		}
 	}
-	cat := func(name string) func() runeClass {
-		return func() runeClass { return tableClass(unicode.Categories[name]) }
+	cat := func(name string) func() RuneClass {
+		return func() RuneClass { return tableClass(unicode.Categories[name]) }
 	}
-	add(func() runeClass { return tables(unicode.Cc, unicode.Cf, unicode.Cs, unicode.Co).union(notAssigned()) }, "c", "other")
+	add(func() RuneClass { return tables(unicode.Cc, unicode.Cf, unicode.Cs, unicode.Co).union(notAssigned()) }, "c", "other")
 	add(cat("Cc"), "cc", "control", "cntrl")
 	add(cat("Cf"), "cf", "format")
 	add(notAssigned, "cn", "unassigned")
 	add(cat("Co"), "co", "privateuse")
 	add(cat("Cs"), "cs", "surrogate")
 	add(cat("L"), "l", "letter")
-	add(func() runeClass { return tables(unicode.Lu, unicode.Ll, unicode.Lt) }, "lc", "casedletter")
+	add(func() RuneClass { return tables(unicode.Lu, unicode.Ll, unicode.Lt) }, "lc", "casedletter")
 	add(cat("Ll"), "ll", "lowercaseletter")
 	add(cat("Lm"), "lm", "modifierletter")
 	add(cat("Lo"), "lo", "otherletter")
@@ -298,9 +295,9 @@ func init() {
 	add(cat("Zl"), "zl", "lineseparator")
 	add(cat("Zp"), "zp", "paragraphseparator")
 	add(cat("Zs"), "zs", "spaceseparator")
-	add(func() runeClass { return runeClass{{0, 0xD7FF}, {0xE000, unicode.MaxRune}} }, "any")
+	add(func() RuneClass { return RuneClass{{0, 0xD7FF}, {0xE000, unicode.MaxRune}} }, "any")
 	add(clsAssigned.get, "assigned")
-	add(func() runeClass { return runeClass{{0, 0x7F}} }, "ascii")
+	add(func() RuneClass { return RuneClass{{0, 0x7F}} }, "ascii")
 
 	for name := range unicode.Scripts {
 		scriptNames[symbolicNameNormalize(name)] = name
@@ -312,7 +309,7 @@ func init() {
 
 var scriptNames = map[string]string{}
 
-func scriptClass(norm string) (runeClass, bool) {
+func scriptClass(norm string) (RuneClass, bool) {
 	name, ok := scriptNames[norm]
 	if !ok {
 		return nil, false
@@ -349,7 +346,7 @@ func symbolicNameNormalize(s string) string {
 
 // unicodeClassFor resolves \pN, \p{Name} and \p{name=value} (negation not
 // applied).
-func unicodeClassFor(u unicodeClass) (runeClass, errKind, bool) {
+func unicodeClassFor(u unicodeClass) (RuneClass, errKind, bool) {
 	switch u.kind {
 	case uniOneLetter:
 		return namedClass(string(u.letter))
@@ -384,7 +381,7 @@ func unicodeClassFor(u unicodeClass) (runeClass, errKind, bool) {
 	return nil, errUnicodePropertyValueNotFound, false
 }
 
-func namedClass(name string) (runeClass, errKind, bool) {
+func namedClass(name string) (RuneClass, errKind, bool) {
 	norm := symbolicNameNormalize(name)
 	if norm != "cf" && norm != "sc" && norm != "lc" {
 		key := norm
@@ -409,7 +406,7 @@ func namedClass(name string) (runeClass, errKind, bool) {
 }
 
 // perlUnicode returns \d, \s or \w in their Unicode meaning.
-func perlUnicode(k perlKind) runeClass {
+func perlUnicode(k perlKind) RuneClass {
 	switch k {
 	case perlDigit:
 		return clsPerlDigit.get()
@@ -420,57 +417,58 @@ func perlUnicode(k perlKind) runeClass {
 }
 
 // perlASCII returns \d, \s or \w in their (?-u) meaning.
-func perlASCII(k perlKind) byteClass {
+func perlASCII(k perlKind) ByteClass {
 	switch k {
 	case perlDigit:
-		return byteClass{{'0', '9'}}
+		return ByteClass{{'0', '9'}}
 	case perlSpace:
-		return byteClass{{'\t', '\r'}, {' ', ' '}}
+		return ByteClass{{'\t', '\r'}, {' ', ' '}}
 	}
-	return byteClass{{'0', '9'}, {'A', 'Z'}, {'_', '_'}, {'a', 'z'}}
+	return ByteClass{{'0', '9'}, {'A', 'Z'}, {'_', '_'}, {'a', 'z'}}
 }
 
-func asciiClassBytes(k asciiKind) byteClass {
+func asciiClassBytes(k asciiKind) ByteClass {
 	switch k {
 	case asciiAlnum:
-		return byteClass{{'0', '9'}, {'A', 'Z'}, {'a', 'z'}}
+		return ByteClass{{'0', '9'}, {'A', 'Z'}, {'a', 'z'}}
 	case asciiAlpha:
-		return byteClass{{'A', 'Z'}, {'a', 'z'}}
+		return ByteClass{{'A', 'Z'}, {'a', 'z'}}
 	case asciiASCII:
-		return byteClass{{0, 0x7F}}
+		return ByteClass{{0, 0x7F}}
 	case asciiBlank:
-		return byteClass{{'\t', '\t'}, {' ', ' '}}
+		return ByteClass{{'\t', '\t'}, {' ', ' '}}
 	case asciiCntrl:
-		return byteClass{{0, 0x1F}, {0x7F, 0x7F}}
+		return ByteClass{{0, 0x1F}, {0x7F, 0x7F}}
 	case asciiDigit:
-		return byteClass{{'0', '9'}}
+		return ByteClass{{'0', '9'}}
 	case asciiGraph:
-		return byteClass{{'!', '~'}}
+		return ByteClass{{'!', '~'}}
 	case asciiLower:
-		return byteClass{{'a', 'z'}}
+		return ByteClass{{'a', 'z'}}
 	case asciiPrint:
-		return byteClass{{' ', '~'}}
+		return ByteClass{{' ', '~'}}
 	case asciiPunct:
-		return byteClass{{'!', '/'}, {':', '@'}, {'[', '`'}, {'{', '~'}}
+		return ByteClass{{'!', '/'}, {':', '@'}, {'[', '`'}, {'{', '~'}}
 	case asciiSpace:
-		return byteClass{{'\t', '\r'}, {' ', ' '}}
+		return ByteClass{{'\t', '\r'}, {' ', ' '}}
 	case asciiUpper:
-		return byteClass{{'A', 'Z'}}
+		return ByteClass{{'A', 'Z'}}
 	case asciiWord:
-		return byteClass{{'0', '9'}, {'A', 'Z'}, {'_', '_'}, {'a', 'z'}}
+		return ByteClass{{'0', '9'}, {'A', 'Z'}, {'_', '_'}, {'a', 'z'}}
 	}
-	return byteClass{{'0', '9'}, {'A', 'F'}, {'a', 'f'}}
+	return ByteClass{{'0', '9'}, {'A', 'F'}, {'a', 'f'}}
 }
 
-// isWordRune is Unicode \w membership, with an ASCII fast path.
-func isWordRune(r rune) bool {
+// IsWordRune is Unicode \w membership, with an ASCII fast path.
+func IsWordRune(r rune) bool {
 	if r < 0x80 {
-		return isWordByte(byte(r))
+		return IsWordByte(byte(r))
 	}
 	return clsPerlWord.get().contains(r)
 }
 
-func isWordByte(b byte) bool {
+// IsWordByte is ASCII \w membership.
+func IsWordByte(b byte) bool {
 	return 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z' || '0' <= b && b <= '9' || b == '_'
 }
 

@@ -1,6 +1,6 @@
 //go:build !amd64
 
-package search
+package regex
 
 // hasIndexPair reports whether indexPair is implemented (in assembly).
 const hasIndexPair = false
