@@ -151,13 +151,17 @@ func (c *churner) step(out string) string {
 		p := filepath.Join(dir, c.newName())
 		c.must(os.Rename(tmp, p))
 		return "tree moved in " + p
-	case 6:
+	case 6, 11:
 		p := c.pick(dirs)
 		if p == c.root {
 			return "nothing"
 		}
 		c.must(os.RemoveAll(p))
-		return "remove tree " + p
+		if op == 6 {
+			return "remove tree " + p
+		}
+		c.must(os.WriteFile(p, []byte("now a file"), 0o644))
+		return "dir replaced by file " + p
 	case 7:
 		p := c.pick(dirs)
 		if p == c.root || strings.HasPrefix(dir, p) {
@@ -194,14 +198,6 @@ func (c *churner) step(out string) string {
 		}
 		c.must(os.WriteFile(p, []byte(strings.Repeat("y", c.r.Intn(100))), 0o644))
 		return "write " + p
-	case 11:
-		p := c.pick(dirs)
-		if p == c.root {
-			return "nothing"
-		}
-		c.must(os.RemoveAll(p))
-		c.must(os.WriteFile(p, []byte("now a file"), 0o644))
-		return "dir replaced by file " + p
 	default:
 		if c.r.Intn(2) == 0 {
 			g := filepath.Join(dir, ".git")
