@@ -87,6 +87,15 @@ func Glob(ctx context.Context, o GlobOptions) (GlobResult, error) {
 	return GlobResult{Matches: convert(r.Matches, globMatch), TotalMatches: r.TotalMatches}, nil
 }
 
+// nonNil returns s, or an empty slice when s is nil: a result's slices
+// are never nil.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}
+
 // convert returns f of every element of in, in order (an empty slice, not
 // nil, when in is empty).
 func convert[S, D any](in []S, f func(*S) D) []D {
@@ -117,19 +126,11 @@ type FuzzyFindOptions struct {
 }
 
 // FuzzyFindMatch is one scored path. A directory's path ends with '/'.
-type FuzzyFindMatch struct {
-	Path        string
-	IsDirectory bool
-	Score       int
-}
+type FuzzyFindMatch = engine.FuzzyFindMatch
 
-// FuzzyFindResult is the result of FuzzyFind.
-type FuzzyFindResult struct {
-	// Matches holds the best MaxResults matches, by score then path.
-	Matches []FuzzyFindMatch
-	// TotalMatches counts every entry that scored.
-	TotalMatches int
-}
+// FuzzyFindResult is the result of FuzzyFind: Matches, the best MaxResults
+// by score then path, and TotalMatches, every entry that scored.
+type FuzzyFindResult = engine.FuzzyFindResult
 
 // FuzzyFind scores every entry under o.Path (links followed, node_modules
 // skipped) against o.Query, as an @-mention autocomplete does.
@@ -141,8 +142,8 @@ func FuzzyFind(ctx context.Context, o FuzzyFindOptions) (FuzzyFindResult, error)
 	if err != nil {
 		return FuzzyFindResult{}, publicError(err)
 	}
-	fuzzyMatch := func(m *engine.FuzzyFindMatch) FuzzyFindMatch { return FuzzyFindMatch(*m) }
-	return FuzzyFindResult{Matches: convert(r.Matches, fuzzyMatch), TotalMatches: r.TotalMatches}, nil
+	r.Matches = nonNil(r.Matches)
+	return r, nil
 }
 
 // GrepMode selects what Grep reports (GrepOutputMode in pi-natives).
@@ -205,56 +206,21 @@ type GrepOptions struct {
 	OnMatch func(GrepMatch)
 }
 
-// ContextLine is one line of context around a match.
-type ContextLine struct {
-	LineNumber int
-	Line       string
-}
+// ContextLine is one line of context around a match: LineNumber, Line.
+type ContextLine = engine.ContextLine
 
 // GrepMatch is one matching line, or one file's entry in ModeCount and
-// ModeFilesWithMatches (LineNumber 0, Line "").
-type GrepMatch struct {
-	// Path is relative to the searched directory (the path as given when
-	// Path is a file).
-	Path          string
-	LineNumber    int
-	Line          string
-	ContextBefore []ContextLine
-	ContextAfter  []ContextLine
-	// Truncated reports that MaxColumns shortened Line.
-	Truncated bool
-	// MatchCount is set in ModeCount only.
-	MatchCount *int
-}
+// ModeFilesWithMatches (LineNumber 0, Line ""): Path (relative to the
+// searched directory, or as given when Path is a file), LineNumber, Line,
+// ContextBefore, ContextAfter, Truncated (MaxColumns shortened Line) and
+// MatchCount (ModeCount only).
+type GrepMatch = engine.GrepMatch
 
-// GrepResult is the result of Grep.
-type GrepResult struct {
-	Matches []GrepMatch
-	// TotalMatches counts matches over all files, each file counted up to
-	// one past its cap (files with a match in ModeFilesWithMatches).
-	TotalMatches     int
-	FilesWithMatches int
-	FilesSearched    int
-	// LimitReached is true when MaxCount stopped the output.
-	LimitReached bool
-}
-
-func contextLines(in []engine.ContextLine) []ContextLine {
-	if in == nil {
-		return nil
-	}
-	out := make([]ContextLine, len(in))
-	for i, c := range in {
-		out[i] = ContextLine{LineNumber: c.LineNumber, Line: c.Line}
-	}
-	return out
-}
-
-func grepMatch(m *engine.GrepMatch) GrepMatch {
-	return GrepMatch{Path: m.Path, LineNumber: m.LineNumber, Line: m.Line,
-		ContextBefore: contextLines(m.ContextBefore), ContextAfter: contextLines(m.ContextAfter),
-		Truncated: m.Truncated, MatchCount: m.MatchCount}
-}
+// GrepResult is the result of Grep: Matches; TotalMatches, the matches
+// over all files, each file counted up to one past its cap (files with a
+// match in ModeFilesWithMatches); FilesWithMatches; FilesSearched; and
+// LimitReached, true when MaxCount stopped the output.
+type GrepResult = engine.GrepResult
 
 // Grep searches the files under o.Path (or the file o.Path) for lines
 // matching o.Pattern, with ripgrep's file selection (ignore files, hidden
@@ -270,14 +236,14 @@ func Grep(ctx context.Context, o GrepOptions) (GrepResult, error) {
 	}
 	var on func(engine.GrepMatch) error
 	if o.OnMatch != nil {
-		on = func(m engine.GrepMatch) error { o.OnMatch(grepMatch(&m)); return nil }
+		on = func(m engine.GrepMatch) error { o.OnMatch(m); return nil }
 	}
 	r, err := engine.Grep(eo, on)
 	if err != nil {
 		return GrepResult{}, publicError(err)
 	}
-	return GrepResult{Matches: convert(r.Matches, grepMatch), TotalMatches: r.TotalMatches,
-		FilesWithMatches: r.FilesWithMatches, FilesSearched: r.FilesSearched, LimitReached: r.LimitReached}, nil
+	r.Matches = nonNil(r.Matches)
+	return r, nil
 }
 
 // ListWorkspaceOptions are the options of ListWorkspace
@@ -302,30 +268,19 @@ type ListWorkspaceOptions struct {
 	TimeoutMs *int64
 }
 
-// WorkspaceEntry is one entry of ListWorkspace.
-type WorkspaceEntry struct {
-	// Path is relative to the root, '/'-separated.
-	Path string
-	// Type is the entry's own kind (links are not followed).
-	Type FileType
-	// Mtime is the modification time (of the entry itself) in ms since the
-	// epoch, with a fractional part; an AGENTS.md file found by
-	// CollectAgentsMd has whole milliseconds, as in the reference.
-	Mtime float64
-	// Size is the size of a regular file, -1 for other kinds.
-	Size int64
-}
+// WorkspaceEntry is one entry of ListWorkspace: Path (relative to the
+// root, '/'-separated), Type (the entry's own kind: links are not
+// followed), Mtime (of the entry itself, in ms since the epoch with a
+// fractional part; an AGENTS.md file found by CollectAgentsMd has whole
+// milliseconds, as in the reference) and Size (of a regular file, -1 for
+// other kinds).
+type WorkspaceEntry = engine.WorkspaceEntry
 
-// ListWorkspaceResult is the result of ListWorkspace.
-type ListWorkspaceResult struct {
-	// Entries are those within MaxDepth, sorted by path (byte order).
-	Entries []WorkspaceEntry
-	// AgentsMdFiles are the relative paths of the AGENTS.md files found
-	// with CollectAgentsMd, sorted; never nil.
-	AgentsMdFiles []string
-	// Truncated reports that AgentsMdFiles was capped.
-	Truncated bool
-}
+// ListWorkspaceResult is the result of ListWorkspace: Entries, those within
+// MaxDepth sorted by path (byte order); AgentsMdFiles, the relative paths
+// of the AGENTS.md files found with CollectAgentsMd, sorted, never nil; and
+// Truncated, true when AgentsMdFiles was capped.
+type ListWorkspaceResult = engine.ListWorkspaceResult
 
 // ListWorkspace walks o.Path once, as a coding agent does at start-up: the
 // tree to o.MaxDepth and, with CollectAgentsMd, the directory-scoped
@@ -338,8 +293,6 @@ func ListWorkspace(ctx context.Context, o ListWorkspaceOptions) (ListWorkspaceRe
 	if err != nil {
 		return ListWorkspaceResult{}, publicError(err)
 	}
-	entry := func(e *engine.WorkspaceEntry) WorkspaceEntry {
-		return WorkspaceEntry{Path: e.Path, Type: FileType(e.Type), Mtime: e.Mtime, Size: e.Size}
-	}
-	return ListWorkspaceResult{Entries: convert(r.Entries, entry), AgentsMdFiles: r.AgentsMdFiles, Truncated: r.Truncated}, nil
+	r.Entries = nonNil(r.Entries)
+	return r, nil
 }

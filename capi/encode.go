@@ -145,7 +145,7 @@ func appendGrepMatch(b []byte, m engine.GrepMatch) []byte {
 // buffer okEncoded writes it into.
 func grepResultSize(r *engine.GrepResult) int {
 	n := 160
-	r.EachMatch(func(m *engine.GrepMatch) error {
+	engine.EachMatch(r, func(m *engine.GrepMatch) error {
 		n += 64 + len(m.Path) + len(m.Line)
 		for _, c := range m.ContextBefore {
 			n += 40 + len(c.Line)
@@ -170,7 +170,7 @@ func fuzzyResultSize(r engine.FuzzyFindResult) int {
 func appendGrepResult(b []byte, r *engine.GrepResult) []byte {
 	b = append(b, `{"matches":[`...)
 	first := true
-	r.EachMatch(func(m *engine.GrepMatch) error {
+	engine.EachMatch(r, func(m *engine.GrepMatch) error {
 		if !first {
 			b = append(b, ',')
 		}

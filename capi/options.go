@@ -8,6 +8,7 @@ import (
 	"github.com/tidwall/gjson"
 
 	"github.com/fscache/fscache/internal/engine"
+	"github.com/fscache/fscache/internal/walk"
 )
 
 // decoder reads typed fields from one options object and records the first
@@ -179,7 +180,7 @@ func decodeGlob(js string, flag func() bool) (engine.GlobOptions, error) {
 		if *ft < 1 || *ft > 3 {
 			d.fail("fileType", "expected 1 (file), 2 (dir) or 3 (symlink), got %d", *ft)
 		}
-		o.FileType = engine.FileType(*ft)
+		o.FileType = walk.FileType(*ft)
 	}
 	return o, d.err
 }

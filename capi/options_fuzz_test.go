@@ -6,7 +6,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/fscache/fscache/internal/engine"
+	"github.com/fscache/fscache/internal/walk"
 )
 
 // FuzzDecodeOptions feeds arbitrary text to the three options decoders.
@@ -57,7 +57,7 @@ func FuzzDecodeOptions(f *testing.F) {
 			checkStr(t, obj, "pattern", g.Pattern)
 			checkStr(t, obj, "path", g.Path)
 			checkUint(t, obj, "maxResults", g.MaxResults)
-			if g.FileType < 0 || g.FileType > engine.Symlink {
+			if g.FileType < 0 || g.FileType > walk.Symlink {
 				t.Fatalf("fileType %d accepted", g.FileType)
 			}
 		}

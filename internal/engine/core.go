@@ -16,35 +16,24 @@ import (
 
 	"github.com/fscache/fscache/internal/cancel"
 	"github.com/fscache/fscache/internal/scancache"
-	"github.com/fscache/fscache/internal/walk"
-)
-
-// FileType is the kind of a filesystem entry.
-type FileType = walk.FileType
-
-// The entry kinds, with the reference's numeric values.
-const (
-	File    = walk.File
-	Dir     = walk.Dir
-	Symlink = walk.Symlink
 )
 
 // Code classifies an Error.
 type Code string
 
-// The error codes. Messages of the first six start like the reference's.
+// The error codes. The messages of the first six start like pi-natives'.
 const (
-	CodePathNotFound   Code = "path_not_found"
-	CodeNotADirectory  Code = "not_a_directory"
-	CodeInvalidGlob    Code = "invalid_glob"
-	CodeInvalidRegex   Code = "invalid_regex"
-	CodeTimeout        Code = "timeout"
-	CodeAborted        Code = "aborted"
-	CodeInvalidOptions Code = "invalid_options"
-	CodeInternal       Code = "internal"
+	CodePathNotFound   Code = "path_not_found"  // "Path not found: <path>"
+	CodeNotADirectory  Code = "not_a_directory" // "Search path must be a directory: <path>"
+	CodeInvalidGlob    Code = "invalid_glob"    // "Invalid glob pattern: <detail>"
+	CodeInvalidRegex   Code = "invalid_regex"   // "Regex error: <detail>"
+	CodeTimeout        Code = "timeout"         // "Aborted: Timeout"
+	CodeAborted        Code = "aborted"         // "Aborted: Signal"
+	CodeInvalidOptions Code = "invalid_options" // names the offending option
+	CodeInternal       Code = "internal"        // an unexpected failure
 )
 
-// Error is the error type of every operation.
+// Error is the error of every operation: a Code and the message.
 type Error struct {
 	Code    Code
 	Message string

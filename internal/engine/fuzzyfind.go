@@ -23,17 +23,18 @@ type FuzzyFindOptions struct {
 	Cancel
 }
 
-// FuzzyFindMatch is one scored path (see fscache.FuzzyFindMatch, which is
-// converted from it).
+// FuzzyFindMatch is one scored path. A directory's path ends with '/'.
 type FuzzyFindMatch struct {
 	Path        string
 	IsDirectory bool
 	Score       int
 }
 
-// FuzzyFindResult is the result of FuzzyFind (see fscache.FuzzyFindResult).
+// FuzzyFindResult is the result of FuzzyFind.
 type FuzzyFindResult struct {
-	Matches      []FuzzyFindMatch
+	// Matches holds the best MaxResults matches, by score then path.
+	Matches []FuzzyFindMatch
+	// TotalMatches counts every entry that scored.
 	TotalMatches int
 }
 
@@ -150,10 +151,10 @@ func score(q fuzzy.Query, snap *scancache.Snapshot, cached bool, limit int, tok 
 				continue
 			}
 		}
-		if e.Type == Symlink {
+		if e.Type == walk.Symlink {
 			continue
 		}
-		isDir := e.Type == Dir
+		isDir := e.Type == walk.Dir
 		s := q.Score(e.Path, isDir)
 		if s <= 0 {
 			continue

@@ -18,7 +18,7 @@ import (
 type GlobOptions struct {
 	Pattern            string
 	Path               string
-	FileType           FileType
+	FileType           walk.FileType
 	Recursive          *bool
 	Hidden             bool
 	MaxResults         *int
@@ -80,7 +80,7 @@ type GlobSelection struct {
 	Index []int32
 	// Retyped holds, by position, the symlinks that passed a File or Dir
 	// filter: they are reported with their target's type.
-	Retyped map[int32]FileType
+	Retyped map[int32]walk.FileType
 }
 
 // Match returns the i-th match of the selection.
@@ -130,7 +130,7 @@ func GlobSelect(o GlobOptions, onMatch func(GlobMatch) error) (sel GlobSelection
 		obs = append(obs, st.observe)
 	}
 	// filter delivers to onMatch only what the walk did not stream.
-	filter := func(entries []walk.Entry) ([]int32, map[int32]FileType, error) {
+	filter := func(entries []walk.Entry) ([]int32, map[int32]walk.FileType, error) {
 		g.onMatch = onMatch
 		if st != nil && st.observed.Load() {
 			g.onMatch = nil
@@ -139,7 +139,7 @@ func GlobSelect(o GlobOptions, onMatch func(GlobMatch) error) (sel GlobSelection
 	}
 	type picked struct {
 		idx     []int32
-		retyped map[int32]FileType
+		retyped map[int32]walk.FileType
 	}
 	snap, pick, hit, err := scanUse(key, o.Cache, tok, obs, func(s *scancache.Snapshot) (picked, bool, error) {
 		idx, retyped, err := filter(s.Entries)
@@ -179,7 +179,7 @@ func cmpDesc(a, b int64) int {
 type globFilter struct {
 	root     string
 	m        *glob.Matcher
-	fileType FileType
+	fileType walk.FileType
 	limit    int // -1: none
 	tok      *cancel.Token
 	onMatch  func(GlobMatch) error
@@ -192,7 +192,7 @@ func (g *globFilter) accept(e GlobMatch) (GlobMatch, bool) {
 		return e, false
 	}
 	if g.fileType != 0 && e.Type != g.fileType {
-		if e.Type != Symlink || g.fileType == Symlink {
+		if e.Type != walk.Symlink || g.fileType == walk.Symlink {
 			return e, false
 		}
 		t := walk.Stat(g.root, e.Path)
@@ -204,9 +204,9 @@ func (g *globFilter) accept(e GlobMatch) (GlobMatch, bool) {
 	return e, true
 }
 
-func (g *globFilter) filter(entries []walk.Entry) ([]int32, map[int32]FileType, error) {
+func (g *globFilter) filter(entries []walk.Entry) ([]int32, map[int32]walk.FileType, error) {
 	out := make([]int32, 0, 256)
-	var retyped map[int32]FileType
+	var retyped map[int32]walk.FileType
 	for i := range entries {
 		if i&255 == 0 && g.tok.Poll() || g.tok.Stopped() {
 			return nil, nil, g.tok.Err()
@@ -221,7 +221,7 @@ func (g *globFilter) filter(entries []walk.Entry) ([]int32, map[int32]FileType, 
 				continue
 			}
 			if retyped == nil {
-				retyped = map[int32]FileType{}
+				retyped = map[int32]walk.FileType{}
 			}
 			retyped[int32(i)] = m.Type
 		}

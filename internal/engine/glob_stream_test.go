@@ -8,6 +8,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/fscache/fscache/internal/walk"
 )
 
 // streamTree makes a tree with ignored, hidden, nested and linked entries
@@ -56,8 +58,8 @@ func TestGlobStreamsEachMatchOnce(t *testing.T) {
 		{Pattern: "*", Path: root},
 		{Pattern: "**/*.txt", Path: root, Hidden: true},
 		{Pattern: "*", Path: root, Gitignore: Bool(false), IncludeNodeModules: Bool(true)},
-		{Pattern: "*", Path: root, FileType: Dir},
-		{Pattern: "*", Path: root, FileType: File, Hidden: true},
+		{Pattern: "*", Path: root, FileType: walk.Dir},
+		{Pattern: "*", Path: root, FileType: walk.File, Hidden: true},
 		{Pattern: "*", Path: root, SortByMtime: true},
 		{Pattern: "*.txt", Path: root, Cache: true},
 	} {

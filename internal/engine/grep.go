@@ -54,7 +54,9 @@ type GrepOptions struct {
 	MaxCountPerFile *int
 	// Grouped (ours, for encoders) leaves a content-mode result's Matches
 	// empty and keeps its matches by file, read with EachMatch: a large
-	// result is then not copied into one slice of GrepMatch.
+	// result is then not copied into one slice of GrepMatch. (EachMatch is
+	// a function, not a method, so that fscache.GrepResult, an alias of
+	// GrepResult, does not export it.)
 	Grouped bool
 	Cancel
 }
@@ -62,25 +64,32 @@ type GrepOptions struct {
 // ContextLine is one line of context around a match.
 type ContextLine = search.ContextLine
 
-// GrepMatch is one matching line, or one file's entry in the count and
-// filesWithMatches modes (see fscache.GrepMatch).
+// GrepMatch is one matching line, or one file's entry in ModeCount and
+// ModeFilesWithMatches (LineNumber 0, Line "").
 type GrepMatch struct {
+	// Path is relative to the searched directory (the path as given when
+	// Path is a file).
 	Path          string
 	LineNumber    int
 	Line          string
 	ContextBefore []ContextLine
 	ContextAfter  []ContextLine
-	Truncated     bool
-	MatchCount    *int
+	// Truncated reports that MaxColumns shortened Line.
+	Truncated bool
+	// MatchCount is set in ModeCount only.
+	MatchCount *int
 }
 
-// GrepResult is the result of Grep (see fscache.GrepResult).
+// GrepResult is the result of Grep.
 type GrepResult struct {
-	Matches          []GrepMatch
+	Matches []GrepMatch
+	// TotalMatches counts matches over all files, each file counted up to
+	// one past its cap (files with a match in ModeFilesWithMatches).
 	TotalMatches     int
 	FilesWithMatches int
 	FilesSearched    int
-	LimitReached     bool
+	// LimitReached is true when MaxCount stopped the output.
+	LimitReached bool
 
 	groups []fileResult // the matches of a Grouped call, by file in order
 }
@@ -88,7 +97,7 @@ type GrepResult struct {
 // EachMatch calls fn with every match of r in order, stopping at fn's
 // first error: Matches, then (for a Grouped call) the matches by file. The
 // GrepMatch is only valid during the call.
-func (r *GrepResult) EachMatch(fn func(*GrepMatch) error) error {
+func EachMatch(r *GrepResult, fn func(*GrepMatch) error) error {
 	for i := range r.Matches {
 		if err := fn(&r.Matches[i]); err != nil {
 			return err
@@ -250,7 +259,7 @@ func Grep(o GrepOptions, onMatch func(GrepMatch) error) (res GrepResult, err err
 	}
 	res = g.shape()
 	if onMatch != nil {
-		if err := res.EachMatch(func(m *GrepMatch) error { return onMatch(*m) }); err != nil {
+		if err := EachMatch(&res, func(m *GrepMatch) error { return onMatch(*m) }); err != nil {
 			return GrepResult{}, asError(err)
 		}
 	}
@@ -307,7 +316,7 @@ func (g *grepper) searchDir(abs string) error {
 
 // candidate reports whether a scanned entry is a file to search.
 func (g *grepper) candidate(e *walk.Entry) bool {
-	if e.Type != File {
+	if e.Type != walk.File {
 		return false
 	}
 	if g.glob != nil && !g.glob.Match(e.Path) {

@@ -38,7 +38,7 @@ func TestGrepGroupedEqualsFlat(t *testing.T) {
 						t.Fatal(err)
 					}
 					var got []GrepMatch
-					grouped.EachMatch(func(m *GrepMatch) error { got = append(got, *m); return nil })
+					EachMatch(&grouped, func(m *GrepMatch) error { got = append(got, *m); return nil })
 					name := fmt.Sprintf("offset %v maxCount %v perFile %v context %v", show(off), show(maxc), show(per), show(ctx))
 					if len(grouped.Matches) != 0 {
 						t.Errorf("%s: a grouped result has %d flat matches", name, len(grouped.Matches))

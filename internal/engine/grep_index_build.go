@@ -7,6 +7,7 @@ import (
 	"github.com/fscache/fscache/internal/cancel"
 	"github.com/fscache/fscache/internal/index"
 	"github.com/fscache/fscache/internal/scancache"
+	"github.com/fscache/fscache/internal/walk"
 )
 
 // Building grep's indexes (see grep_index.go): one builder goroutine at a
@@ -141,7 +142,7 @@ func (gi *grepIndexes) read(r *indexedRoot, live *index.Live, snap *scancache.Sn
 	n := 0
 	for i := range snap.Entries {
 		e := &snap.Entries[i]
-		if e.Type != File {
+		if e.Type != walk.File {
 			continue
 		}
 		n++

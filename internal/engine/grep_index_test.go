@@ -168,14 +168,20 @@ func raise(t *testing.T, flag *atomic.Bool, tok *cancel.Token) {
 	}
 }
 
+// indexedTree turns the index on (64 MiB cap, built in the background),
+// and returns a tree of n files and a grep of it.
+func indexedTree(t *testing.T, n int) (string, GrepOptions) {
+	p := indexPolicy{capMem: 64 << 20}
+	useIndex(t, &p)
+	root := tree(t, n)
+	return root, GrepOptions{Pattern: "alpha 7", Path: root}
+}
+
 // liveRoots returns the number of roots with a live index.
 func liveRoots() int { return IndexStats().Roots }
 
 func TestIndexBuiltAfterTwoGrepsInTheBackground(t *testing.T) {
-	p := indexPolicy{capMem: 64 << 20}
-	useIndex(t, &p)
-	root := tree(t, 50)
-	o := GrepOptions{Pattern: "alpha 7", Path: root}
+	root, o := indexedTree(t, 50)
 	Grep(o, nil)
 	waitBuilder(t)
 	if liveRoots() != 0 {
@@ -186,7 +192,7 @@ func TestIndexBuiltAfterTwoGrepsInTheBackground(t *testing.T) {
 	if liveRoots() != 1 {
 		t.Fatalf("not indexed after two greps: %+v", IndexStats())
 	}
-	compareIndexed(t, "background", root, p)
+	compareIndexed(t, "background", root, indexPolicy{capMem: 64 << 20})
 }
 
 func TestIndexBuildCancelled(t *testing.T) {
@@ -247,17 +253,22 @@ func holdBuilder() func() {
 	return func() { indexes.active.Add(-1) }
 }
 
-func TestIndexRootRemovedWhileBuilding(t *testing.T) {
-	p := indexPolicy{capMem: 64 << 20}
-	useIndex(t, &p)
-	root := tree(t, 100)
-	o := GrepOptions{Pattern: "alpha 7", Path: root}
+// duringHeldBuild greps a tree of 100 files twice, which queues its index
+// build, and runs during while the builder waits; then lets the build go
+// on and waits for it to end.
+func duringHeldBuild(t *testing.T, during func(root string)) GrepOptions {
+	root, o := indexedTree(t, 100)
 	Grep(o, nil)
 	release := holdBuilder()
 	Grep(o, nil) // queues the build, which waits
-	mustDo(t, os.RemoveAll(root))
+	during(root)
 	release()
 	waitBuilder(t)
+	return o
+}
+
+func TestIndexRootRemovedWhileBuilding(t *testing.T) {
+	o := duringHeldBuild(t, func(root string) { mustDo(t, os.RemoveAll(root)) })
 	if liveRoots() != 0 {
 		t.Fatalf("an index of a removed root: %+v", IndexStats())
 	}
@@ -267,16 +278,8 @@ func TestIndexRootRemovedWhileBuilding(t *testing.T) {
 }
 
 func TestIndexDroppedWithTheCache(t *testing.T) {
-	p := indexPolicy{capMem: 64 << 20}
-	useIndex(t, &p)
-	root := tree(t, 100)
-	o := GrepOptions{Pattern: "alpha 7", Path: root}
-	Grep(o, nil)
-	release := holdBuilder()
-	Grep(o, nil)
-	InvalidateAll() // while the build waits: it must stop
-	release()
-	waitBuilder(t)
+	// InvalidateAll while the build waits: the build must stop.
+	o := duringHeldBuild(t, func(string) { InvalidateAll() })
 	if liveRoots() != 0 {
 		t.Fatalf("an index survived InvalidateAll: %+v", IndexStats())
 	}
@@ -299,10 +302,7 @@ func TestIndexDroppedWithTheCache(t *testing.T) {
 // build must not listen on the watcher that rescan closes (it did, and
 // stopped, once in a while under load).
 func TestIndexBuildNotStoppedByItsRescan(t *testing.T) {
-	p := indexPolicy{capMem: 64 << 20}
-	useIndex(t, &p)
-	root := tree(t, 40)
-	o := GrepOptions{Pattern: "alpha 7", Path: root}
+	_, o := indexedTree(t, 40)
 	for i := range 30 {
 		Grep(o, nil)
 		Grep(o, nil)
@@ -357,10 +357,7 @@ func TestIndexMemoryCap(t *testing.T) {
 }
 
 func TestIndexBuilderYieldsToForegroundCalls(t *testing.T) {
-	p := indexPolicy{capMem: 64 << 20}
-	useIndex(t, &p)
-	root := tree(t, 100)
-	o := GrepOptions{Pattern: "alpha 7", Path: root}
+	_, o := indexedTree(t, 100)
 	Grep(o, nil)
 	release := holdBuilder() // a foreground call in flight
 	Grep(o, nil)             // queues the build

@@ -26,23 +26,31 @@ type ListWorkspaceOptions struct {
 	Cancel
 }
 
-// WorkspaceEntry is one entry of ListWorkspace: a GlobMatch whose mtime
-// keeps its sub-millisecond part, as 18.2's does (see
-// fscache.WorkspaceEntry).
+// WorkspaceEntry is one entry of ListWorkspace.
 type WorkspaceEntry struct {
-	Path  string
-	Type  FileType
+	// Path is relative to the root, '/'-separated.
+	Path string
+	// Type is the entry's own kind (links are not followed).
+	Type walk.FileType
+	// Mtime is the modification time (of the entry itself) in ms since the
+	// epoch, with a fractional part (18.2 keeps the sub-millisecond part);
+	// an AGENTS.md file found by CollectAgentsMd has whole milliseconds, as
+	// in the reference.
 	Mtime float64
-	Size  int64
+	// Size is the size of a regular file, -1 for other kinds.
+	Size int64
 }
 
-// ListWorkspaceResult is the result of ListWorkspace (see
-// fscache.ListWorkspaceResult): AgentsMdFiles has at most AgentsMdCap
-// paths, of directories at depth 1..AgentsMdMaxDepth, and is never nil.
+// ListWorkspaceResult is the result of ListWorkspace.
 type ListWorkspaceResult struct {
-	Entries       []WorkspaceEntry
+	// Entries are those within MaxDepth, sorted by path (byte order).
+	Entries []WorkspaceEntry
+	// AgentsMdFiles are the relative paths of the AGENTS.md files found
+	// with CollectAgentsMd (at most AgentsMdCap, of directories at depth
+	// 1..AgentsMdMaxDepth), sorted; never nil.
 	AgentsMdFiles []string
-	Truncated     bool
+	// Truncated reports that AgentsMdFiles was capped.
+	Truncated bool
 }
 
 // The limits of CollectAgentsMd, the reference's.
@@ -119,7 +127,7 @@ func ListWorkspace(o ListWorkspaceOptions) (res ListWorkspaceResult, err error) 
 		}
 		err = walk.Walk(wo, func(e walk.Entry) error {
 			d := strings.Count(e.Path, "/") + 1
-			isDir := e.Type == Dir
+			isDir := e.Type == walk.Dir
 			base := pathBase(e.Path)
 			if isDir && workspaceSkipped[base] {
 				return walk.ErrSkipDir // dropped with its subtree, whatever the options
@@ -196,11 +204,11 @@ func workspaceEntry(path string, st fs.FileInfo) (WorkspaceEntry, bool) {
 	m := st.Mode()
 	switch {
 	case m.IsDir():
-		e.Type = Dir
+		e.Type = walk.Dir
 	case m&fs.ModeSymlink != 0:
-		e.Type = Symlink
+		e.Type = walk.Symlink
 	case m.IsRegular():
-		e.Type, e.Size = File, st.Size()
+		e.Type, e.Size = walk.File, st.Size()
 	default:
 		return e, false
 	}

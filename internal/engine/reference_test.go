@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fscache/fscache/internal/walk"
 )
 
 // treeEntry describes one fixture entry of testdata/tree.json.
@@ -186,7 +188,7 @@ func TestGlobAndFuzzyMatchReference(t *testing.T) {
 				}
 				mustDo(t, json.Unmarshal(c.Options, &o))
 				var r GlobResult
-				r, err = Glob(GlobOptions{Pattern: o.Pattern, Path: root, FileType: FileType(o.FileType),
+				r, err = Glob(GlobOptions{Pattern: o.Pattern, Path: root, FileType: walk.FileType(o.FileType),
 					Recursive: o.Recursive, Hidden: o.Hidden, MaxResults: o.MaxResults, Gitignore: o.Gitignore,
 					SortByMtime: o.SortByMtime, IncludeNodeModules: o.IncludeNodeModules}, nil)
 				got = jsonOf(r)

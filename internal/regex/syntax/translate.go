@@ -176,23 +176,22 @@ func (t *translator) assertion(k assertionKind) LookKind {
 		}
 		return ascii
 	}
+	// line is ^ or $: of the text, or (multi-line) of a line ending in
+	// \n or (crlf) in \r\n.
+	line := func(text, crlf, lf LookKind) LookKind {
+		switch {
+		case !t.flags.multiLine:
+			return text
+		case t.flags.crlf:
+			return crlf
+		}
+		return lf
+	}
 	switch k {
 	case assertStartLine:
-		if !t.flags.multiLine {
-			return LookStart
-		}
-		if t.flags.crlf {
-			return LookStartCRLF
-		}
-		return LookStartLF
+		return line(LookStart, LookStartCRLF, LookStartLF)
 	case assertEndLine:
-		if !t.flags.multiLine {
-			return LookEnd
-		}
-		if t.flags.crlf {
-			return LookEndCRLF
-		}
-		return LookEndLF
+		return line(LookEnd, LookEndCRLF, LookEndLF)
 	case assertStartText:
 		return LookStart
 	case assertEndText:
