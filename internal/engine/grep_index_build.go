@@ -58,6 +58,8 @@ var errStopped = errors.New("index build stopped")
 // build builds (or rebuilds) r's index from the files of its watched scan.
 // yield makes it wait while foreground calls run. tok cancels it.
 func (gi *grepIndexes) build(r *indexedRoot, tok *cancel.Token, yield bool) error {
+	// The watched scan below walks the whole root: not beside a call either.
+	gi.wait(r, yield)
 	t0 := time.Now()
 	gi.mu.Lock()
 	live, remove := r.live, r.remove
@@ -124,17 +126,21 @@ func (gi *grepIndexes) build(r *indexedRoot, tok *cancel.Token, yield bool) erro
 	return nil
 }
 
+// wait returns once the foreground is not busy (at once unless yield), or
+// r's build is stopped.
+func (gi *grepIndexes) wait(r *indexedRoot, yield bool) {
+	for yield && gi.busy() && !r.stop.Load() {
+		time.Sleep(yieldPoll)
+	}
+}
+
 var errTooLarge = errors.New("index larger than FS_GREP_INDEX_MB")
 
 // read reads the files of snap into a new index.
 func (gi *grepIndexes) read(r *indexedRoot, live *index.Live, snap *scancache.Snapshot, tok *cancel.Token, yield bool) (*index.Index, error) {
-	// wait holds the build while any call runs (between files, and every
-	// fraction of a millisecond of work inside one).
-	wait := func() {
-		for yield && gi.active.Load() > 0 && !r.stop.Load() {
-			time.Sleep(yieldPoll)
-		}
-	}
+	// wait holds the build while the foreground is busy (between files,
+	// and every fraction of a millisecond of work inside one).
+	wait := func() { gi.wait(r, yield) }
 	b := index.Builder{Pause: wait}
 	buf := make([]byte, 0, 64<<10)
 	root := r.key.Root
