@@ -8,6 +8,14 @@
 #                     series and resident bytes per cached entry. Generated
 #                     trees are made once under build/bench-trees; the report
 #                     goes to build/bench/{results.md,results.json,ratios.svg}.
+#   make bench-lw     bindings/node/bench/listworkspace.mjs: listWorkspace
+#                     against pi-natives 14.9.9 and 18.2.3 side by side
+#                     (depths 3 and 6, with and without collectAgentsMd), on
+#                     Go's src, the 120k tree and the repository BENCH_REPO
+#                     (a large JavaScript or TypeScript checkout of your
+#                     choice; its rows are left out when unset), idle and
+#                     beside one CPU hog; part of `make bench`. Report:
+#                     build/bench/listworkspace.md.
 #   make bench-doc    copies the last run's chart to docs/performance.svg.
 #   make bench-before BENCH_BASE_REV=<rev>
 #                     the same run with a third column: fscache built from
@@ -16,7 +24,9 @@
 BENCH_BASE_REV ?= main
 BENCH_BASE     := build/bench-base
 
-.PHONY: bench-tools bench-doc bench-before
+BENCH_REPO ?=
+
+.PHONY: bench-tools bench-doc bench-before bench-lw
 
 # fd and ripgrep, for the whole-process rows (Debian names fd "fdfind").
 bench-tools:
@@ -24,6 +34,11 @@ bench-tools:
 	  { apt-get update -qq && apt-get install -y -qq fd-find ripgrep; }
 
 bench: bench-tools
+BENCH_EXTRA += bench-lw
+
+bench-lw: build $(CONF_REF) $(CONF18_REF) $(NODE_STAMP)
+	FSCACHE_NODE_ADDON=$(abspath $(NODE_ADDON)) $(NODE) $(NODE_DIR)/bench/listworkspace.mjs \
+	  --ref14 $(CONF_REF) --ref18 $(CONF18_REF) $(if $(BENCH_REPO),--repo $(BENCH_REPO))
 
 bench-doc:
 	cp build/bench/ratios.svg docs/performance.svg

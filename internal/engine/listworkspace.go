@@ -11,6 +11,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/fscache/fscache/internal/cancel"
 	"github.com/fscache/fscache/internal/walk"
 )
 
@@ -117,52 +118,47 @@ func ListWorkspace(o ListWorkspaceOptions) (res ListWorkspaceResult, err error) 
 		agentsIn("", 0)
 	}
 	if descend(0) {
-		wo := walk.Options{
+		// One scan (its listing reads each directory's ignore files only
+		// when they are there), declining the directories not to read.
+		es, err := walk.Scan(walk.Options{
 			Root:            root,
 			Hidden:          o.Hidden,
 			Gitignore:       orTrue(o.Gitignore),
 			LooseGitignore:  true,
 			SkipNodeModules: true,
 			Cancel:          tok,
-		}
-		err = walk.Walk(wo, func(e walk.Entry) error {
-			d := strings.Count(e.Path, "/") + 1
-			isDir := e.Type == walk.Dir
-			base := pathBase(e.Path)
-			if isDir && workspaceSkipped[base] {
-				return walk.ErrSkipDir // dropped with its subtree, whatever the options
-			}
-			if base == workspaceDropped {
-				if isDir {
-					return walk.ErrSkipDir
-				}
-				return nil
-			}
-			if o.CollectAgentsMd && !isDir && pathBase(e.Path) == AgentsMdName {
-				return nil // reported by agentsIn of its directory
-			}
-			if d <= maxDepth {
-				if st, err := os.Lstat(filepath.Join(root, e.FSPath())); err == nil {
-					if we, ok := workspaceEntry(e.Path, st); ok {
-						mu.Lock()
-						res.Entries = append(res.Entries, we)
-						mu.Unlock()
-					}
-				}
-			}
-			if !isDir {
-				return nil
-			}
-			if o.CollectAgentsMd {
-				agentsIn(e.Path, d)
-			}
-			if !descend(d) {
-				return walk.ErrSkipDir
-			}
-			return nil
+			Descend: func(rel string) bool {
+				base := pathBase(rel)
+				return !workspaceSkipped[base] && base != workspaceDropped && descend(strings.Count(rel, "/")+1)
+			},
 		})
 		if err != nil {
 			return ListWorkspaceResult{AgentsMdFiles: []string{}}, asError(err)
+		}
+		var dirs []walk.Entry // of AGENTS.md interest
+		keep := es[:0]
+		for _, e := range es {
+			base := pathBase(e.Path)
+			isDir := e.Type == walk.Dir
+			switch {
+			case isDir && workspaceSkipped[base], base == workspaceDropped:
+				continue // dropped with its subtree (not read), whatever the options
+			case o.CollectAgentsMd && !isDir && base == AgentsMdName:
+				continue // reported by agentsIn of its directory
+			}
+			d := strings.Count(e.Path, "/") + 1
+			if isDir && o.CollectAgentsMd {
+				dirs = append(dirs, e)
+			}
+			if d <= maxDepth {
+				keep = append(keep, e)
+			}
+		}
+		if err := lstatEntries(root, keep, &res.Entries, tok); err != nil {
+			return ListWorkspaceResult{AgentsMdFiles: []string{}}, asError(err)
+		}
+		for _, e := range dirs {
+			agentsIn(e.Path, strings.Count(e.Path, "/")+1)
 		}
 	}
 	slices.SortFunc(res.Entries, func(a, b WorkspaceEntry) int { return strings.Compare(a.Path, b.Path) })
@@ -194,6 +190,40 @@ var workspaceSkipped = map[string]bool{
 // operating-system and editor litter: Thumbs.db, desktop.ini, ._*, .idea,
 // __pycache__, ...).
 const workspaceDropped = ".DS_Store"
+
+// lstatEntries appends to out the workspace entries of es (paths relative
+// to root) from their lstat, on up to two goroutines; an entry gone since
+// the scan is left out.
+func lstatEntries(root string, es []walk.Entry, out *[]WorkspaceEntry, tok *cancel.Token) error {
+	res := make([]WorkspaceEntry, len(es))
+	ok := make([]bool, len(es))
+	var wg sync.WaitGroup
+	const workers = 2
+	for w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(es); i += workers {
+				if i&255 == w && tok.Poll() {
+					return
+				}
+				if st, err := os.Lstat(root + "/" + es[i].FSPath()); err == nil {
+					res[i], ok[i] = workspaceEntry(es[i].Path, st)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := tok.Err(); err != nil {
+		return err
+	}
+	for i := range res {
+		if ok[i] {
+			*out = append(*out, res[i])
+		}
+	}
+	return nil
+}
 
 func pathBase(p string) string { return p[strings.LastIndexByte(p, '/')+1:] }
 

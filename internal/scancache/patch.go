@@ -77,7 +77,7 @@ func refresh(k Key, es []walk.Entry, rel string, deep bool, descend map[string]b
 		return false
 	}
 	if !deep {
-		sub.Descend = func(c string) bool { return whole(c) || !isDir(es, c) }
+		o.Descend = func(c string) bool { return whole(c) || !isDir(es, c) }
 	}
 	var mu sync.Mutex
 	var got []walk.Entry

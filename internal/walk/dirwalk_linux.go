@@ -224,7 +224,9 @@ func (l *lister) list(n *dirNode, q *dirQueue) error {
 		}
 		switch {
 		case sub != nil:
-			l.subs = append(l.subs, sub)
+			if !sub.unread {
+				l.subs = append(l.subs, sub)
+			}
 			if full {
 				sub.own.mtime, sub.own.size = ds.lstat(name, path)
 			}

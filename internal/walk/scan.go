@@ -84,6 +84,10 @@ type dirNode struct {
 
 	dirMarks atomic.Uint32 // ignore.MarkOf of the subdirectory names
 
+	// unread: Options.Descend declined the directory; it is reported, not
+	// listed.
+	unread bool
+
 	mu      sync.Mutex // guards subdirs and the building of state
 	subdirs []*dirNode
 	state   atomic.Pointer[ignore.Dir]
@@ -249,7 +253,11 @@ func (s *scanner) visit(path string, de fs.DirEntry, err error) error {
 	}
 	typ := de.Type()
 	sub, err := s.entryIn(p, path, de.Name(), typ, s.hiddenBySystem(de))
-	if err == nil && sub != nil && typ&fs.ModeSymlink != 0 {
+	switch {
+	case err != nil || sub == nil:
+	case sub.unread:
+		return fastwalk.SkipDir
+	case typ&fs.ModeSymlink != 0:
 		return fastwalk.ErrTraverseLink
 	}
 	return err
@@ -329,16 +337,18 @@ func (s *scanner) observeFile(p *dirNode, f *fileEnt, name string) error {
 
 // dir decides about the directory (or followed link to one, target then
 // being the directory's identity) path, named name, in p: it prunes it
-// (fastwalk.SkipDir) or records a node for it and returns the node.
+// (fastwalk.SkipDir) or records a node for it and returns the node (to be
+// listed unless Options.Descend declined it: n.unread).
 func (s *scanner) dir(p *dirNode, path, name string, target fs.FileInfo, osHid bool) (*dirNode, error) {
 	if !s.keeps(s.rulesOf(p), name, true, osHid) {
 		return nil, fastwalk.SkipDir
 	}
 	n := s.addNode(p, path, name, target)
+	n.unread = s.o.Descend != nil && !s.o.Descend(path[s.start:])
 	if target != nil && s.o.OnLink != nil {
 		s.o.OnLink(path[s.start:])
 	}
-	if s.o.OnDir != nil {
+	if s.o.OnDir != nil && !n.unread {
 		if err := s.o.OnDir(path); err != nil {
 			return n, err
 		}

@@ -18,10 +18,6 @@ type Sub struct {
 	// entries are reported with paths relative to Options.Root, as a walk
 	// of the whole root would report them; Rel itself is not reported.
 	Rel string
-	// Descend, when set, is asked about every kept subdirectory (relative
-	// path): false reports the directory but does not read it (nor calls
-	// OnDir for it).
-	Descend func(rel string) bool
 }
 
 // RulesAt returns the ignore state of the directory rel (relative to root,
@@ -45,7 +41,7 @@ func rulesBelow(d *ignore.Dir, rel string) *ignore.Dir {
 // WalkSub is Walk restricted to the directory s.Rel of o.Root, with the
 // ignore state a walk of the whole root has there (RulesAt), so that the
 // entries it reports are exactly those a walk of the root reports under
-// s.Rel (minus the subtrees Descend declines). fn is called concurrently,
+// s.Rel (minus the subtrees Options.Descend declines). fn is called concurrently,
 // in no particular order.
 func WalkSub(o Options, s Sub, fn func(e Entry) error) error {
 	if err := o.Cancel.Err(); err != nil {
@@ -107,7 +103,7 @@ func WalkSub(o Options, s Sub, fn func(e Entry) error) error {
 		if l.link && o.OnLink != nil {
 			o.OnLink(rel)
 		}
-		descend := l.dir && (s.Descend == nil || s.Descend(rel))
+		descend := l.dir && (o.Descend == nil || o.Descend(rel))
 		if descend && parentRules != nil {
 			rules.store(path, parentRules.Child(name))
 		}

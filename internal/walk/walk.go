@@ -79,6 +79,10 @@ type Options struct {
 	FollowLinks bool
 	// Full records Mtime and Size.
 	Full bool
+	// Descend, when set, is asked about every kept directory (and followed
+	// link to one), by its relative path: false reports it but does not
+	// read it, nor calls OnDir for it. Every entry point honours it.
+	Descend func(rel string) bool
 	// Cancel is looked at before the walk, at every entry and between the
 	// steps of Scan's second phase.
 	Cancel *cancel.Token
