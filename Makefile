@@ -65,7 +65,7 @@ ci-extra: $(CI_EXTRA)
 # benchmarks on the cache.
 bench: build $(CONF_REF)
 	FS_SCAN_CACHE_TTL_MS=600000 $(GO) test -run '^$$' -bench . -benchmem -count 1 ./internal/... .
-	FSCACHE_NODE_ADDON=$(abspath $(NODE_ADDON)) $(NODE) bindings/node/bench/compare.mjs --ref $(CONF_REF)
+	FSCACHE_NODE_ADDON=$(abspath $(NODE_ADDON)) $(NODE) bindings/node/bench/compare.mjs --ref $(CONF_REF) $(if $(BENCH_REPO),--repo $(BENCH_REPO))
 	@$(if $(BENCH_EXTRA),$(MAKE) --no-print-directory $(BENCH_EXTRA))
 
 clean:

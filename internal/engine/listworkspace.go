@@ -11,7 +11,6 @@ import (
 	"sync"
 	"syscall"
 
-	"github.com/fscache/fscache/internal/cancel"
 	"github.com/fscache/fscache/internal/walk"
 )
 
@@ -126,6 +125,8 @@ func ListWorkspace(o ListWorkspaceOptions) (res ListWorkspaceResult, err error) 
 			Gitignore:       orTrue(o.Gitignore),
 			LooseGitignore:  true,
 			SkipNodeModules: true,
+			Full:            true, // lstat relative to each listed directory
+			FullNanos:       true, // 18.2 keeps the sub-millisecond part
 			Cancel:          tok,
 			Descend: func(rel string) bool {
 				base := pathBase(rel)
@@ -136,7 +137,7 @@ func ListWorkspace(o ListWorkspaceOptions) (res ListWorkspaceResult, err error) 
 			return ListWorkspaceResult{AgentsMdFiles: []string{}}, asError(err)
 		}
 		var dirs []walk.Entry // of AGENTS.md interest
-		keep := es[:0]
+		res.Entries = slices.Grow(res.Entries, len(es)) // after the root's AGENTS.md
 		for _, e := range es {
 			base := pathBase(e.Path)
 			isDir := e.Type == walk.Dir
@@ -150,12 +151,9 @@ func ListWorkspace(o ListWorkspaceOptions) (res ListWorkspaceResult, err error) 
 			if isDir && o.CollectAgentsMd {
 				dirs = append(dirs, e)
 			}
-			if d <= maxDepth {
-				keep = append(keep, e)
+			if d <= maxDepth && e.Mtime != -1 { // -1: gone since it was listed
+				res.Entries = append(res.Entries, WorkspaceEntry{Path: e.Path, Type: e.Type, Mtime: nanosToMs(e.Mtime), Size: e.Size})
 			}
-		}
-		if err := lstatEntries(root, keep, &res.Entries, tok); err != nil {
-			return ListWorkspaceResult{AgentsMdFiles: []string{}}, asError(err)
 		}
 		for _, e := range dirs {
 			agentsIn(e.Path, strings.Count(e.Path, "/")+1)
@@ -191,38 +189,14 @@ var workspaceSkipped = map[string]bool{
 // __pycache__, ...).
 const workspaceDropped = ".DS_Store"
 
-// lstatEntries appends to out the workspace entries of es (paths relative
-// to root) from their lstat, on up to two goroutines; an entry gone since
-// the scan is left out.
-func lstatEntries(root string, es []walk.Entry, out *[]WorkspaceEntry, tok *cancel.Token) error {
-	res := make([]WorkspaceEntry, len(es))
-	ok := make([]bool, len(es))
-	var wg sync.WaitGroup
-	const workers = 2
-	for w := range workers {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := w; i < len(es); i += workers {
-				if i&255 == w && tok.Poll() {
-					return
-				}
-				if st, err := os.Lstat(root + "/" + es[i].FSPath()); err == nil {
-					res[i], ok[i] = workspaceEntry(es[i].Path, st)
-				}
-			}
-		}()
+// nanosToMs converts ns since the epoch to ms with a fractional part,
+// exactly as time.Time's Unix()*1000 + Nanosecond()/1e6.
+func nanosToMs(ns int64) float64 {
+	sec, nsec := ns/1e9, ns%1e9
+	if nsec < 0 {
+		sec, nsec = sec-1, nsec+1e9
 	}
-	wg.Wait()
-	if err := tok.Err(); err != nil {
-		return err
-	}
-	for i := range res {
-		if ok[i] {
-			*out = append(*out, res[i])
-		}
-	}
-	return nil
+	return float64(sec)*1000 + float64(nsec)/1e6
 }
 
 func pathBase(p string) string { return p[strings.LastIndexByte(p, '/')+1:] }

@@ -228,11 +228,11 @@ func (l *lister) list(n *dirNode, q *dirQueue) error {
 				l.subs = append(l.subs, sub)
 			}
 			if full {
-				sub.own.mtime, sub.own.size = ds.lstat(name, path)
+				sub.own.mtime, sub.own.size = ds.lstat(name, path, s.o.FullNanos)
 			}
 		case full && len(n.files) > files:
 			f := &n.files[files]
-			f.det.mtime, f.det.size = ds.lstat(name, path)
+			f.det.mtime, f.det.size = ds.lstat(name, path, s.o.FullNanos)
 		}
 	}
 	q.push(l.subs)

@@ -511,7 +511,7 @@ func (s *scanner) finishNode(n *dirNode) {
 			}
 		}
 	case s.o.Full:
-		n.readDetail(s.o.Cancel)
+		n.readDetail(s.o.Cancel, s.o.FullNanos)
 	}
 	n.sortKids()
 	for i := 1; i < len(n.order); i++ {
@@ -527,7 +527,7 @@ const dirStatMin = 4
 
 // readDetail lstats the kept children of n; it stops early once tok
 // stopped (the scan then fails with the token's error).
-func (n *dirNode) readDetail(tok *cancel.Token) {
+func (n *dirNode) readDetail(tok *cancel.Token, ns bool) {
 	d, ok := dirStat{}, false
 	if len(n.order) >= dirStatMin {
 		d, ok = openDirStat(n.path)
@@ -547,9 +547,9 @@ func (n *dirNode) readDetail(tok *cancel.Token) {
 			path, at, det = c.path, c.nameAt, &c.own
 		}
 		if ok {
-			det.mtime, det.size = d.lstat(path[at:], path)
+			det.mtime, det.size = d.lstat(path[at:], path, ns)
 		} else {
-			det.mtime, det.size = lstatPath(path)
+			det.mtime, det.size = lstatPath(path, ns)
 		}
 	}
 	if ok {

@@ -140,4 +140,4 @@ func WalkSub(o Options, s Sub, fn func(e Entry) error) error {
 
 // LstatDetail returns the full detail (mtime in ms, size of a regular
 // file) of the entry at the absolute path, -1s when it cannot be read.
-func LstatDetail(path string) (mtime, size int64) { return lstatPath(path) }
+func LstatDetail(path string) (mtime, size int64) { return lstatPath(path, false) }

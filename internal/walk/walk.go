@@ -39,8 +39,8 @@ type Entry struct {
 	// Type is the entry's kind (the link's own kind unless links are
 	// followed).
 	Type FileType
-	// Mtime is the modification time in ms since the epoch, from lstat
-	// (full detail only; -1 when unknown).
+	// Mtime is the modification time in ms since the epoch (ns with
+	// Options.FullNanos), from lstat (full detail only; -1 when unknown).
 	Mtime int64
 	// Size is the size of a regular file (full detail only; -1 otherwise).
 	Size int64
@@ -77,8 +77,9 @@ type Options struct {
 	// followed to get there included) is dropped: neither reported nor
 	// followed.
 	FollowLinks bool
-	// Full records Mtime and Size.
-	Full bool
+	// Full records Mtime and Size; FullNanos (with Full) records Mtime in
+	// ns, not ms.
+	Full, FullNanos bool
 	// Descend, when set, is asked about every kept directory (and followed
 	// link to one), by its relative path: false reports it but does not
 	// read it, nor calls OnDir for it. Every entry point honours it.
@@ -253,7 +254,7 @@ func (w *walker) newEntry(path string, kind FileType) Entry {
 	e := Entry{Type: kind, Mtime: -1, Size: -1}
 	e.Path, e.RawPath = names(path[w.start:])
 	if w.o.Full {
-		e.Mtime, e.Size = lstatPath(path)
+		e.Mtime, e.Size = lstatPath(path, w.o.FullNanos)
 	}
 	return e
 }

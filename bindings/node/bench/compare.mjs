@@ -5,6 +5,7 @@
 //   node compare.mjs --ref <pi_natives.node> [--base <other index.js>]
 //                    [--rounds N] [--iters N] [--warm N] [--filter TEXT]
 //                    [--trees DIR] [--out DIR] [--skip-scaling] [--skip-tools]
+//                    [--repo DIR] [--no-hog]
 //
 // Every case runs in a fresh process per side (two native libraries in one
 // process can exhaust the static TLS block), `--rounds` times, alternating
@@ -13,7 +14,11 @@
 // steady state of a long-running agent, whose V8 heap has long stopped
 // growing, instead of timing a new process's heap growth), then times
 // `--iters` calls and reports their median. A table cell is the median over rounds; ratio = fscache /
-// reference, lower is better. `--base` adds a third side (say, fscache built
+// reference, lower is better. Every row but the scaling series is measured
+// twice: idle, and beside one CPU hog (a busy loop in another process; off
+// with --no-hog), and its goal holds only when both ratios meet it. The
+// "repo:" rows run on --repo (a large JavaScript or TypeScript checkout)
+// and are left out without it. `--base` adds a third side (say, fscache built
 // from main) for before/after columns.
 //
 // Trees: $(go env GOROOT)/src, and generated trees (120k files, the scaling
@@ -22,7 +27,7 @@
 // Markdown report (results.md), the raw numbers (results.json) and the
 // chart of the ratios (ratios.svg); docs/performance.md embeds a copy of
 // them.
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync, spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -55,6 +60,24 @@ export const cases = {
   'grep ignoreCase literal, Go src': { tree: 'gosrc', goal: 0.8, f: (m, r) => m.grep({ pattern: 'FUNC MAIN', path: r, ignoreCase: true }) },
   'grep literal cached, Go src': { tree: 'gosrc', goal: 0.8, f: (m, r) => m.grep({ pattern: 'func main', path: r, cache: true }) },
   'grep count mode, Go src': { tree: 'gosrc', goal: 0.8, f: (m, r) => m.grep({ pattern: 'return nil', path: r, mode: 'count' }) },
+  // A real repository (--repo, BENCH_REPO: a large JavaScript or TypeScript
+  // checkout), with the calls an agent makes most; left out without one.
+  'repo: glob **/* uncached': { tree: 'repo', goal: 0.8, f: (m, r) => m.glob({ pattern: '**/*', path: r }) },
+  'repo: glob @-mention (hidden, cache, max 5000)': {
+    tree: 'repo', goal: 0.5,
+    f: (m, r) => m.glob({ pattern: '**/*', path: r, hidden: true, cache: true, maxResults: 5000 }),
+  },
+  'repo: fuzzyFind cached': { tree: 'repo', goal: 0.5, f: (m, r) => m.fuzzyFind({ query: 'parser', path: r, cache: true }) },
+  'repo: grep literal cached': { tree: 'repo', goal: 0.8, f: (m, r) => m.grep({ pattern: 'function parse', path: r, cache: true }) },
+  'repo: grep filesWithMatches cached': {
+    tree: 'repo', goal: 0.8,
+    f: (m, r) => m.grep({ pattern: 'useState', path: r, cache: true, mode: 'filesWithMatches' }),
+  },
+  'repo: grep a token found nowhere, cached': {
+    tree: 'repo', goal: 0.8,
+    f: (m, r) => m.grep({ pattern: 'zqxjvkwpt', path: r, cache: true }),
+  },
+  'repo: grep literal uncached': { tree: 'repo', goal: 0.8, f: (m, r) => m.grep({ pattern: 'function parse', path: r }) },
 };
 
 // The scaling series: per size, a fresh scan and a cache hit.
@@ -118,8 +141,9 @@ function genTree(dir, n) {
   return dir;
 }
 
-function trees(base) {
+function trees(base, repoDir) {
   return {
+    repo: () => repoDir,
     gosrc: () => goSrc(),
     t120k: () => genTree(path.join(base, 't120k'), 120_000),
     ...Object.fromEntries(scalingSizes.map((n) => [`s${n / 1000}k`, () => genTree(path.join(base, `s${n / 1000}k`), n)])),
@@ -241,7 +265,11 @@ async function main() {
   if (args.base) sides.before = ['ours', path.resolve(args.base)];
   const sideEnv = (s) => (s === 'before' ? { FSCACHE_NODE_ADDON: path.resolve(path.dirname(path.resolve(args.base)), '..', '..', 'build', 'fscache.node') } : {});
   const names = Object.keys(sides);
-  const treeOf = trees(treeDir);
+  const repoDir = args.repo ? path.resolve(args.repo) : null;
+  const treeOf = trees(treeDir, repoDir);
+  // The contention column: the same rounds with one CPU hog (a busy loop
+  // in another process) beside them.
+  const loads = args['no-hog'] ? ['idle'] : ['idle', 'hog'];
   const rootCache = {};
   const root = (k) => (rootCache[k] ??= treeOf[k]());
 
@@ -257,27 +285,41 @@ async function main() {
   for (const [name, c] of Object.entries(cases)) {
     if (args.filter && !name.includes(args.filter)) continue;
     if (c.scaling && args['skip-scaling']) continue;
+    if (c.tree === 'repo' && !repoDir) continue;
     const r = root(c.tree);
-    const t = Object.fromEntries(names.map((n) => [n, []]));
-    const cpu = Object.fromEntries(names.map((n) => [n, []]));
-    for (let i = 0; i < rounds; i++) {
-      const order = i % 2 ? [...names].reverse() : names;
-      for (const s of order) {
-        const x = JSON.parse(runChild(sides[s], 'time', r, name, iters, sideEnv(s), warm));
-        t[s].push(x.wall);
-        cpu[s].push(x.cpu);
+    const measure = () => {
+      const t = Object.fromEntries(names.map((n) => [n, []]));
+      const cpu = Object.fromEntries(names.map((n) => [n, []]));
+      for (let i = 0; i < rounds; i++) {
+        const order = i % 2 ? [...names].reverse() : names;
+        for (const s of order) {
+          const x = JSON.parse(runChild(sides[s], 'time', r, name, iters, sideEnv(s), warm));
+          t[s].push(x.wall);
+          cpu[s].push(x.cpu);
+        }
       }
-    }
-    const med = Object.fromEntries(names.map((n) => [n, median(t[n])]));
-    const cpuMed = Object.fromEntries(names.map((n) => [n, median(cpu[n])]));
+      return [Object.fromEntries(names.map((n) => [n, median(t[n])])), Object.fromEntries(names.map((n) => [n, median(cpu[n])]))];
+    };
+    const [med, cpuMed] = measure();
     const ratio = med.fscache / med.reference;
     const row = { name, scaling: !!c.scaling, goal: c.goal ?? null, ...med, ratio, ok: c.goal ? ratio <= c.goal : null, cpu: cpuMed, cpuRatio: cpuMed.fscache / cpuMed.reference };
     if (med.before !== undefined) {
       row.beforeRatio = med.before / med.reference;
       row.cpuBeforeRatio = cpuMed.before / cpuMed.reference;
     }
+    if (loads.includes('hog') && !c.scaling) {
+      const hog = spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' });
+      try {
+        const [hm] = measure();
+        row.hog = { ...hm, ratio: hm.fscache / hm.reference };
+        if (hm.before !== undefined) row.hog.beforeRatio = hm.before / hm.reference;
+        if (c.goal) row.ok = row.ok && row.hog.ratio <= c.goal;
+      } finally {
+        hog.kill();
+      }
+    }
     results.rows.push(row);
-    console.log(`${name.padEnd(62)} ${names.map((n) => fmt(med[n]).padStart(10)).join(' ')} ${ratio.toFixed(2).padStart(6)} ${c.goal ? (row.ok ? '<= ' : 'MISS ') + c.goal : ''}  cpu ms/call ${names.map((n) => `${n} ${fmt(cpuMed[n])}`).join(' ')} ratio ${row.cpuRatio.toFixed(2)}`);
+    console.log(`${name.padEnd(62)} ${names.map((n) => fmt(med[n]).padStart(10)).join(' ')} ${ratio.toFixed(2).padStart(6)} ${row.hog ? `hog ${row.hog.ratio.toFixed(2)} ` : ''}${c.goal ? (row.ok ? '<= ' : 'MISS ') + c.goal : ''}  cpu ms/call ${names.map((n) => `${n} ${fmt(cpuMed[n])}`).join(' ')} ratio ${row.cpuRatio.toFixed(2)}`);
   }
 
   if (!args['skip-tools'] && !args.filter) {
@@ -331,11 +373,15 @@ function markdown(res, names) {
   L.push(`Measured ${res.when} on ${res.machine}, load average ${res.load} at start; ${res.rounds} rounds x ${res.iters} timed calls per process after ${res.warm ?? 1} untimed, medians.`, '');
   const main = res.rows.filter((r) => !r.scaling);
   const hasBefore = names.includes('before');
-  L.push(`| case | reference ms | ${hasBefore ? 'fscache before ms | ratio before | ' : ''}fscache ms | ratio | goal | CPU ms/call ref / ${hasBefore ? 'before / ' : ''}fscache | CPU ratio ${hasBefore ? 'before -> ' : ''}now |`);
-  L.push(`|---|---|${hasBefore ? '---|---|' : ''}---|---|---|---|---|`);
+  const hasHog = main.some((r) => r.hog);
+  L.push(`| case | reference ms | ${hasBefore ? 'fscache before ms | ratio before | ' : ''}fscache ms | ratio | ${hasHog ? `1 hog: reference / ${hasBefore ? 'before / ' : ''}fscache ms | 1 hog: ratio | ` : ''}goal${hasHog ? ' (idle and 1 hog)' : ''} | CPU ms/call ref / ${hasBefore ? 'before / ' : ''}fscache | CPU ratio ${hasBefore ? 'before -> ' : ''}now |`);
+  L.push(`|---|---|${hasBefore ? '---|---|' : ''}---|---|${hasHog ? '---|---|' : ''}---|---|---|`);
   for (const r of main) {
     const cpuCells = `${fmt(r.cpu.reference)} / ${hasBefore ? `${fmt(r.cpu.before)} / ` : ''}${fmt(r.cpu.fscache)} | ${hasBefore ? `${r.cpuBeforeRatio.toFixed(2)} -> ` : ''}${r.cpuRatio.toFixed(2)}`;
-    L.push(`| ${r.name} | ${fmt(r.reference)} | ${hasBefore ? `${fmt(r.before)} | ${r.beforeRatio.toFixed(2)} | ` : ''}${fmt(r.fscache)} | **${r.ratio.toFixed(2)}** | ${r.goal ? `<= ${r.goal} ${r.ok ? 'met' : 'missed'}` : ''} | ${cpuCells} |`);
+    const hogCells = !hasHog ? '' : r.hog
+      ? `${fmt(r.hog.reference)} / ${hasBefore ? `${fmt(r.hog.before)} / ` : ''}${fmt(r.hog.fscache)} | **${r.hog.ratio.toFixed(2)}** | `
+      : '- | - | ';
+    L.push(`| ${r.name} | ${fmt(r.reference)} | ${hasBefore ? `${fmt(r.before)} | ${r.beforeRatio.toFixed(2)} | ` : ''}${fmt(r.fscache)} | **${r.ratio.toFixed(2)}** | ${hogCells}${r.goal ? `<= ${r.goal} ${r.ok ? 'met' : 'missed'}` : ''} | ${cpuCells} |`);
   }
   const sc = res.rows.filter((r) => r.scaling);
   if (sc.length) {
