@@ -95,7 +95,11 @@ func ListWorkspace(o ListWorkspaceOptions) (res ListWorkspaceResult, err error) 
 		if rel != "" {
 			p = rel + "/" + AgentsMdName
 		}
-		st, err := os.Lstat(filepath.Join(root, p))
+		abs := filepath.Join(root, p)
+		if mtime, _ := walk.LstatDetail(abs); mtime == -1 {
+			return // absent, as in most directories: no error built
+		}
+		st, err := os.Lstat(abs)
 		if err != nil || st.IsDir() {
 			return
 		}
@@ -125,18 +129,27 @@ func ListWorkspace(o ListWorkspaceOptions) (res ListWorkspaceResult, err error) 
 			Gitignore:       orTrue(o.Gitignore),
 			LooseGitignore:  true,
 			SkipNodeModules: true,
-			Full:            true, // lstat relative to each listed directory
-			FullNanos:       true, // 18.2 keeps the sub-millisecond part
+			Full:            maxDepth > 0, // lstat relative to each listed directory,
+			FullDepth:       maxDepth,     // of the entries listed (not those found deeper for AGENTS.md)
+			FullNanos:       true,         // 18.2 keeps the sub-millisecond part
 			Cancel:          tok,
+			// Asked about every directory reached, on the scan's goroutines:
+			// its AGENTS.md is looked for here.
 			Descend: func(rel string) bool {
 				base := pathBase(rel)
-				return !workspaceSkipped[base] && base != workspaceDropped && descend(strings.Count(rel, "/")+1)
+				if workspaceSkipped[base] || base == workspaceDropped {
+					return false // dropped with its subtree, whatever the options
+				}
+				d := strings.Count(rel, "/") + 1
+				if o.CollectAgentsMd {
+					agentsIn(rel, d)
+				}
+				return descend(d)
 			},
 		})
 		if err != nil {
 			return ListWorkspaceResult{AgentsMdFiles: []string{}}, asError(err)
 		}
-		var dirs []walk.Entry // of AGENTS.md interest
 		res.Entries = slices.Grow(res.Entries, len(es)) // after the root's AGENTS.md
 		for _, e := range es {
 			base := pathBase(e.Path)
@@ -147,16 +160,9 @@ func ListWorkspace(o ListWorkspaceOptions) (res ListWorkspaceResult, err error) 
 			case o.CollectAgentsMd && !isDir && base == AgentsMdName:
 				continue // reported by agentsIn of its directory
 			}
-			d := strings.Count(e.Path, "/") + 1
-			if isDir && o.CollectAgentsMd {
-				dirs = append(dirs, e)
-			}
-			if d <= maxDepth && e.Mtime != -1 { // -1: gone since it was listed
+			if d := strings.Count(e.Path, "/") + 1; d <= maxDepth && e.Mtime != -1 { // -1: gone since it was listed
 				res.Entries = append(res.Entries, WorkspaceEntry{Path: e.Path, Type: e.Type, Mtime: nanosToMs(e.Mtime), Size: e.Size})
 			}
-		}
-		for _, e := range dirs {
-			agentsIn(e.Path, strings.Count(e.Path, "/")+1)
 		}
 	}
 	slices.SortFunc(res.Entries, func(a, b WorkspaceEntry) int { return strings.Compare(a.Path, b.Path) })

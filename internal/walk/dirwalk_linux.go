@@ -204,7 +204,7 @@ func (l *lister) list(n *dirNode, q *dirQueue) error {
 	}
 	// Full detail is read here, relative to the open directory, unless
 	// Observe made entryIn read it already.
-	full, ds := s.o.Full && s.o.Observe == nil, dirStatOf(fd)
+	full, ds := s.fullIn(n) && s.o.Observe == nil, dirStatOf(fd)
 	l.subs = l.subs[:0]
 	for _, e := range l.ents {
 		if err := s.poll(); err != nil {

@@ -510,8 +510,14 @@ func (s *scanner) finishNode(n *dirNode) {
 				n.detail[k.i] = n.files[k.i].det
 			}
 		}
-	case s.o.Full:
+	case s.fullIn(n):
 		n.readDetail(s.o.Cancel, s.o.FullNanos)
+	case s.o.Full:
+		for _, k := range n.order {
+			if int(k.i) < len(n.files) {
+				n.detail[k.i] = detail{-1, -1} // beyond FullDepth
+			}
+		}
 	}
 	n.sortKids()
 	for i := 1; i < len(n.order); i++ {
@@ -519,6 +525,15 @@ func (s *scanner) finishNode(n *dirNode) {
 			s.collide.Store(true)
 		}
 	}
+}
+
+// fullIn reports whether the children of n get their full detail (Full,
+// and FullDepth allows their depth).
+func (s *scanner) fullIn(n *dirNode) bool {
+	if !s.o.Full || s.o.FullDepth <= 0 || n == s.rootNode {
+		return s.o.Full
+	}
+	return strings.Count(n.path[s.start:], "/")+2 <= s.o.FullDepth
 }
 
 // dirStatMin is the number of entries from which full detail is read

@@ -80,6 +80,10 @@ type Options struct {
 	// Full records Mtime and Size; FullNanos (with Full) records Mtime in
 	// ns, not ms.
 	Full, FullNanos bool
+	// FullDepth, when above 0 (with Full), limits the full detail to the
+	// entries at most that deep (the root's children are at depth 1); the
+	// deeper ones keep -1s.
+	FullDepth int
 	// Descend, when set, is asked about every kept directory (and followed
 	// link to one), by its relative path: false reports it but does not
 	// read it, nor calls OnDir for it. Every entry point honours it.
@@ -253,7 +257,7 @@ func skipUnless(dir bool) error {
 func (w *walker) newEntry(path string, kind FileType) Entry {
 	e := Entry{Type: kind, Mtime: -1, Size: -1}
 	e.Path, e.RawPath = names(path[w.start:])
-	if w.o.Full {
+	if w.o.Full && (w.o.FullDepth <= 0 || strings.Count(path[w.start:], "/") < w.o.FullDepth) {
 		e.Mtime, e.Size = lstatPath(path, w.o.FullNanos)
 	}
 	return e

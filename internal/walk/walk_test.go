@@ -314,3 +314,34 @@ func TestDescend(t *testing.T) {
 }
 
 func pathBase(p string) string { return p[strings.LastIndexByte(p, '/')+1:] }
+
+// TestFullDepth: with FullDepth, the entries at most that deep get the
+// full detail Full gives them, the deeper ones -1s, by Scan and Walk.
+func TestFullDepth(t *testing.T) {
+	root := tree(t, "a.txt", "d/b.txt", "d/e/c.txt", "d/e/f/g.txt", "x/")
+	full, err := Scan(Options{Root: root, Full: true})
+	must(t, err)
+	for _, depth := range []int{1, 2, 3} {
+		o := Options{Root: root, Full: true, FullDepth: depth}
+		got, err := Scan(o)
+		must(t, err)
+		var walked []Entry
+		var mu sync.Mutex
+		must(t, Walk(o, func(e Entry) error { mu.Lock(); walked = append(walked, e); mu.Unlock(); return nil }))
+		slices.SortFunc(walked, func(a, b Entry) int { return strings.Compare(a.Path, b.Path) })
+		for name, es := range map[string][]Entry{"Scan": got, "Walk": walked} {
+			if len(es) != len(full) {
+				t.Fatalf("%s depth %d: %d entries, want %d", name, depth, len(es), len(full))
+			}
+			for i, e := range es {
+				want := full[i]
+				if strings.Count(e.Path, "/") >= depth {
+					want.Mtime, want.Size = -1, -1
+				}
+				if e != want {
+					t.Errorf("%s FullDepth %d: %+v, want %+v", name, depth, e, want)
+				}
+			}
+		}
+	}
+}
