@@ -349,6 +349,10 @@ func (g *grepper) candidates(entries []walk.Entry) ([]*walk.Entry, error) {
 // and open them relative to the directory.
 func (g *grepper) searchAll(root string, files []*walk.Entry) error {
 	runs := dirRuns(files)
+	var mounts *mountTable
+	if len(runs) >= mountsFrom {
+		mounts = readMounts()
+	}
 	workers := min(max(1, numWorkers()), len(runs))
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -361,13 +365,22 @@ func (g *grepper) searchAll(root string, files []*walk.Entry) error {
 				if i >= len(runs) {
 					return
 				}
-				*buf = g.searchRun(root, files[runs[i].lo:runs[i].hi], runs[i].dir, *buf)
+				*buf = g.searchRun(root, files[runs[i].lo:runs[i].hi], runs[i].dir, *buf, mounts)
 			}
 		})
 	}
 	wg.Wait()
 	return g.check()
 }
+
+// mountsFrom is the number of directories from which searchAll reads the
+// mount table (readMounts) rather than asking each directory its file
+// system; dirOpenFrom the number of files of a directory from which they
+// are opened relative to it (with the mount table; without it, always).
+const (
+	mountsFrom  = 64
+	dirOpenFrom = 3
+)
 
 // dirRun is files[lo:hi], all in the directory dir (relative, raw bytes).
 type dirRun struct {
@@ -408,16 +421,28 @@ func inDir(p, dir string) bool {
 
 // searchRun searches the files of one directory, opened relative to it
 // (by their paths when the directory cannot be opened).
-func (g *grepper) searchRun(root string, files []*walk.Entry, dir string, buf []byte) []byte {
+func (g *grepper) searchRun(root string, files []*walk.Entry, dir string, buf []byte, mounts *mountTable) []byte {
 	abs := root
 	if dir != "" {
 		abs = root + "/" + dir
 	}
-	fd, ok := openDir(abs)
+	fd, ok := -1, false
 	shortEOF := false
-	if ok {
-		defer closeDir(fd)
-		shortEOF = shortReadIsEOF(fd)
+	switch {
+	case mounts != nil && len(files) < dirOpenFrom:
+		// By absolute path: the directory's type is known from the
+		// mount table, and opening it would cost more than it saves.
+		fd, ok, shortEOF = cwdDir, true, mounts.shortEOF(abs)
+		abs += "/"
+	default:
+		if fd, ok = openDir(abs); ok {
+			defer closeDir(fd)
+			if mounts != nil {
+				shortEOF = mounts.shortEOF(abs)
+			} else {
+				shortEOF = shortReadIsEOF(fd)
+			}
+		}
 	}
 	for _, f := range files {
 		if g.check() != nil {
@@ -427,9 +452,12 @@ func (g *grepper) searchRun(root string, files []*walk.Entry, dir string, buf []
 		name := p[strings.LastIndexByte(p, '/')+1:]
 		var data []byte
 		var read bool
-		if ok {
+		switch {
+		case ok && fd == cwdDir:
+			data, read = readFileAt(fd, abs+name, buf[:0], shortEOF)
+		case ok:
 			data, read = readFileAt(fd, name, buf[:0], shortEOF)
-		} else {
+		default:
 			data, read = readFile(abs+"/"+name, buf[:0])
 		}
 		buf = g.searchData(data, read, f.Path, buf)

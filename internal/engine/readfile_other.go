@@ -47,5 +47,8 @@ func closeDir(int) {}
 // readFileAt is never called: openDir never succeeds.
 func readFileAt(_ int, name string, buf []byte, _ bool) ([]byte, bool) { return readFile(name, buf) }
 
+// cwdDir is readfile_unix.go's; readFileAt ignores it here.
+const cwdDir = -1
+
 // shortReadIsEOF is never called: openDir never succeeds.
 func shortReadIsEOF(int) bool { return false }

@@ -34,6 +34,10 @@ func openDir(path string) (dir int, ok bool) {
 	}
 }
 
+// cwdDir makes readFileAt open its name as readFile does (an absolute
+// name, or relative to the working directory).
+const cwdDir = unix.AT_FDCWD
+
 // closeDir closes a directory from openDir.
 func closeDir(dir int) { unix.Close(dir) }
 
