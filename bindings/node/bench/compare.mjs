@@ -32,6 +32,7 @@ import { fileURLToPath } from 'node:url';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { median, parseArgs } from './args.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..', '..', '..');
@@ -210,21 +211,7 @@ async function memChild(m, root) {
 
 /* ------------------------------------------------------------------- main */
 
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-}
 
-function parseArgs(argv) {
-  const out = {};
-  for (let i = 0; i < argv.length; i++) {
-    if (!argv[i].startsWith('--')) continue;
-    const k = argv[i].slice(2);
-    if (i + 1 < argv.length && !argv[i + 1].startsWith('--')) out[k] = argv[++i];
-    else out[k] = true;
-  }
-  return out;
-}
 
 function runChild(side, kind, root, name, iters, extraEnv = {}, warm = 1) {
   const out = execFileSync(process.execPath, ['--expose-gc', fileURLToPath(import.meta.url), '--child', kind, ...side, root, name, String(iters), String(warm)], {
@@ -316,6 +303,7 @@ async function main() {
         if (c.goal) row.ok = row.ok && row.hog.ratio <= c.goal;
       } finally {
         hog.kill();
+        await new Promise((r) => (hog.exitCode !== null || hog.signalCode !== null ? r() : hog.once('exit', r)));
       }
     }
     results.rows.push(row);

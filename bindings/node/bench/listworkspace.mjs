@@ -15,26 +15,13 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { median, parseArgs } from './args.mjs';
 import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const GOAL = 0.8;
 
-function parseArgs(argv) {
-  const out = {};
-  for (let i = 0; i < argv.length; i++) {
-    if (!argv[i].startsWith('--')) continue;
-    const k = argv[i].slice(2);
-    if (i + 1 < argv.length && !argv[i + 1].startsWith('--')) out[k] = argv[++i];
-    else out[k] = true;
-  }
-  return out;
-}
 
-function median(xs) {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-}
 
 /* ------------------------------------------------------------------ child */
 
@@ -103,7 +90,10 @@ async function main() {
               if (s.name === 'fscache') shape = `${res.entries} entries, ${res.agents} AGENTS.md`;
             }
           }
-          h?.kill();
+          if (h) {
+            h.kill();
+            await new Promise((r) => (h.exitCode !== null || h.signalCode !== null ? r() : h.once('exit', r)));
+          }
           const m = Object.fromEntries(sides.map((s) => [s.name, median(per[s.name])]));
           row[load] = { ...m, r14: m.fscache / m['14.9.9'], r18: m.fscache / m['18.2.3'] };
           row.shape = shape;
