@@ -221,6 +221,13 @@ func (g *grepper) viaIndex(root string, key scancache.Key) (bool, error) {
 	if gi == nil || !scanCache().Watching() {
 		return false, nil
 	}
+	if anc, live, rel := gi.ancestor(key); anc != nil {
+		// A directory under an indexed root: served from that root's
+		// index when the root's scan holds the directory.
+		if done, err := g.serveFrom(gi, anc, live, root, rel); done {
+			return true, err
+		}
+	}
 	r, build := gi.note(key, time.Now())
 	if build {
 		if gi.policy.eager {
@@ -258,6 +265,15 @@ func (g *grepper) viaIndex(root string, key scancache.Key) (bool, error) {
 	if live == nil {
 		return false, nil
 	}
+	return g.serveFrom(gi, r, live, root, "")
+}
+
+// serveFrom runs the search of root, the directory rel of r's root ("" for
+// r's root itself), with live, r's index, and reports whether it did; it
+// does not when the pattern has no trigram, the index was lost, or (rel
+// not "") r's scan does not hold rel as a directory whose subtree is the
+// one a scan of root gives (rel hidden or ignored there).
+func (g *grepper) serveFrom(gi *grepIndexes, r *indexedRoot, live *index.Live, root, rel string) (bool, error) {
 	q := index.Compile(search.Needs(search.Options{Pattern: g.o.Pattern, IgnoreCase: g.o.IgnoreCase,
 		Multiline: g.o.Multiline}, index.MinLit))
 	if q.All() {
@@ -266,7 +282,7 @@ func (g *grepper) viaIndex(root string, key scancache.Key) (bool, error) {
 		gi.mu.Unlock()
 		return false, nil
 	}
-	snap, err := scanCache().Current(key, g.tok, live)
+	snap, err := scanCache().Current(r.key, g.tok, live)
 	if err != nil {
 		if errors.Is(err, scancache.ErrNotWatched) {
 			gi.drop(r, live, "")
@@ -280,13 +296,21 @@ func (g *grepper) viaIndex(root string, key scancache.Key) (bool, error) {
 		gi.drop(r, live, "")
 		return false, nil
 	}
-	files, err := g.candidates(snap.Entries)
+	entries, pre := snap.Entries, ""
+	if rel != "" {
+		var ok bool
+		if entries, ok = subtree(snap.Entries, rel); !ok {
+			return false, nil
+		}
+		pre = rel + "/"
+	}
+	files, err := g.candidates(entries)
 	if err != nil {
 		return true, err
 	}
 	var fresh []*walk.Entry
 	for _, f := range files {
-		if plan.Decide(f.Path) == index.Fresh {
+		if plan.Decide(pre+f.Path) == index.Fresh {
 			fresh = append(fresh, f)
 		}
 	}
@@ -294,7 +318,7 @@ func (g *grepper) viaIndex(root string, key scancache.Key) (bool, error) {
 		if len(fresh) > reindexMax {
 			gi.enqueue(r) // rebuilt in the background; searched as they are meanwhile
 		} else {
-			if err := gi.reindex(live, root, fresh, g.tok); err != nil {
+			if err := gi.reindex(live, r.key.Root, rooted(fresh, pre), g.tok); err != nil {
 				return true, err
 			}
 			if ls := live.Stats(); ls.Overlay > max(reindexMax, ls.Files/16) {
@@ -315,7 +339,7 @@ func (g *grepper) viaIndex(root string, key scancache.Key) (bool, error) {
 		if i&255 == 0 && g.tok.Poll() || g.tok.Stopped() {
 			return true, g.tok.Err()
 		}
-		if plan.Decide(f.Path) == index.Skip {
+		if plan.Decide(pre+f.Path) == index.Skip {
 			skipped++
 		} else {
 			search = append(search, f)
@@ -332,6 +356,93 @@ func (g *grepper) viaIndex(root string, key scancache.Key) (bool, error) {
 	g.searched += skipped // skipped files were read and hold no match
 	g.mu.Unlock()
 	return true, err
+}
+
+// ancestor returns the indexed root with a live index of which key's root
+// is a subdirectory (the deepest, with the same scan options) and the
+// relative path of key's root in it; nil when there is none.
+func (gi *grepIndexes) ancestor(key scancache.Key) (*indexedRoot, *index.Live, string) {
+	gi.mu.Lock()
+	defer gi.mu.Unlock()
+	var best *indexedRoot
+	rel := ""
+	for _, r := range gi.roots {
+		k := r.key
+		k.Root = key.Root
+		if r.live == nil || k != key || (best != nil && len(r.key.Root) <= len(best.key.Root)) {
+			continue
+		}
+		if sub, ok := relBelow(key.Root, r.key.Root); ok {
+			best, rel = r, sub
+		}
+	}
+	if best == nil {
+		return nil, nil, ""
+	}
+	return best, best.live, rel
+}
+
+// relBelow returns path relative to dir when path is strictly below dir.
+func relBelow(path, dir string) (string, bool) {
+	if dir == "/" {
+		return path[1:], len(path) > 1 && path[0] == '/'
+	}
+	if len(path) > len(dir)+1 && path[len(dir)] == '/' && strings.HasPrefix(path, dir) {
+		return path[len(dir)+1:], true
+	}
+	return "", false
+}
+
+// subtree returns copies of the entries of a root's scan below its
+// directory rel, with paths relative to rel, as a scan of rel would give
+// them; false when the scan does not list rel as a directory (it is then
+// hidden, ignored or pruned in the root's scan, and a scan of rel would
+// differ) or rel's raw name differs from its displayed one.
+func subtree(entries []walk.Entry, rel string) ([]walk.Entry, bool) {
+	pre := rel + "/"
+	found := false
+	var out []walk.Entry
+	for i := range entries {
+		e := &entries[i]
+		if e.Path == rel {
+			if e.Type != walk.Dir || e.RawPath != "" {
+				return nil, false
+			}
+			found = true
+			continue
+		}
+		if !strings.HasPrefix(e.Path, pre) {
+			continue
+		}
+		c := *e
+		c.Path = e.Path[len(pre):]
+		if e.RawPath != "" {
+			if !strings.HasPrefix(e.RawPath, pre) {
+				return nil, false
+			}
+			c.RawPath = e.RawPath[len(pre):]
+		}
+		out = append(out, c)
+	}
+	return out, found
+}
+
+// rooted returns copies of files (paths relative to a subdirectory) with
+// pre, the subdirectory's path and a slash, before their paths.
+func rooted(files []*walk.Entry, pre string) []*walk.Entry {
+	if pre == "" {
+		return files
+	}
+	out := make([]*walk.Entry, len(files))
+	for i, f := range files {
+		c := *f
+		c.Path = pre + f.Path
+		if f.RawPath != "" {
+			c.RawPath = pre + f.RawPath
+		}
+		out[i] = &c
+	}
+	return out
 }
 
 // reindex reads files again and installs their entries in live.

@@ -428,3 +428,56 @@ func TestIndexConcurrentChurn(t *testing.T) {
 		compareIndexed2(t, o)
 	}
 }
+
+// TestIndexServesSubdirectories: a grep of a directory under an indexed
+// root is served from the root's index, with the answers of an unindexed
+// grep (paths relative to the directory, globs matched against them),
+// also after edits in it; a directory the root's scan leaves out (hidden,
+// ignored) is searched without the index and answers the same.
+func TestIndexServesSubdirectories(t *testing.T) {
+	root, o := indexedTree(t, 100)
+	mustDo(t, os.MkdirAll(filepath.Join(root, ".hid/x"), 0o755))
+	mustDo(t, os.WriteFile(filepath.Join(root, ".hid/x/h.txt"), []byte("alpha hidden\n"), 0o644))
+	mustDo(t, os.MkdirAll(filepath.Join(root, "ign/y"), 0o755))
+	mustDo(t, os.WriteFile(filepath.Join(root, "ign/y/i.txt"), []byte("alpha ignored\n"), 0o644))
+	mustDo(t, os.WriteFile(filepath.Join(root, ".ignore"), []byte("ign/\n"), 0o644))
+	mustDo(t, os.MkdirAll(filepath.Join(root, "d1/sub"), 0o755))
+	mustDo(t, os.WriteFile(filepath.Join(root, "d1/sub/s.txt"), []byte("alpha 1 sub\n"), 0o644))
+	o.Hidden = Bool(false)
+	Grep(o, nil)
+	Grep(o, nil)
+	waitBuilder(t)
+	if liveRoots() != 1 {
+		t.Fatalf("root not indexed: %+v", IndexStats())
+	}
+	check := func(step, dir string, wantServed bool) {
+		t.Helper()
+		for _, c := range grepCases(filepath.Join(root, dir)) {
+			c.Hidden = Bool(false)
+			gi := indexes
+			before := IndexStats().Queries
+			with, errW := Grep(c, nil)
+			served := IndexStats().Queries > before
+			set(nil)
+			without, errWO := Grep(c, nil)
+			indexes = gi
+			if fmt.Sprint(errW) != fmt.Sprint(errWO) || !reflect.DeepEqual(with, without) {
+				t.Fatalf("%s %s: %+v:\nindexed   %+v (%v)\nunindexed %+v (%v)", step, dir, c, with, errW, without, errWO)
+			}
+			if wantServed && !served && c.Pattern != `gam+a\d` {
+				t.Fatalf("%s %s: %+v not served by the root's index: %+v", step, dir, c, IndexStats())
+			}
+			if !wantServed && served {
+				t.Fatalf("%s %s: %+v served by the index", step, dir, c)
+			}
+		}
+	}
+	check("before edits", "d1", true)
+	check("before edits", "d1/sub", true)
+	check("hidden", ".hid", false)
+	check("ignored", "ign", false)
+	mustDo(t, os.WriteFile(filepath.Join(root, "d1/sub/s.txt"), []byte("omega now\nAlpha beta\n"), 0o644))
+	mustDo(t, os.WriteFile(filepath.Join(root, "d1/new.txt"), []byte("gamma9 nowhere_token\n"), 0o644))
+	mustDo(t, os.Remove(filepath.Join(root, "d1/f001.txt")))
+	check("after edits", "d1", true)
+}
