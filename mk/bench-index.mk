@@ -6,8 +6,17 @@
 # the build's wall and CPU time against one full grep's, the index's bytes
 # per indexed byte and per file, and the time from an edit to the first
 # correct answer. The table goes to build/bench/index.md.
-.PHONY: bench-index
-BENCH_EXTRA += bench-index
+#
+# make bench-indexed: bindings/node/bench/indexed.mjs, the same kind of
+# repeated greps from Node with the index built, against pi-natives 14.9.9
+# (cache: true) and 18.2.3 side by side, on Go's src, the 120k tree and
+# BENCH_REPO; build/bench/indexed.md.
+.PHONY: bench-index bench-indexed
+BENCH_EXTRA += bench-index bench-indexed
+
+bench-indexed: build $(CONF_REF) $(CONF18_REF) $(NODE_STAMP)
+	FSCACHE_NODE_ADDON=$(abspath $(NODE_ADDON)) $(NODE) $(NODE_DIR)/bench/indexed.mjs \
+	  --ref14 $(CONF_REF) --ref18 $(CONF18_REF) $(if $(BENCH_REPO),--repo $(BENCH_REPO))
 
 bench-index:
 	mkdir -p build/bench

@@ -322,14 +322,14 @@ func (g *grepper) candidate(e *walk.Entry) bool {
 	if g.glob != nil && !g.glob.Match(e.Path) {
 		return false
 	}
-	return g.types.match(e.Path[strings.LastIndexByte(e.Path, '/')+1:])
+	return !g.types.on || g.types.match(e.Path[strings.LastIndexByte(e.Path, '/')+1:])
 }
 
 // candidates returns the scanned entries to search; they point into
 // entries (a cached snapshot, which is never modified, or the call's own
 // scan).
 func (g *grepper) candidates(entries []walk.Entry) ([]*walk.Entry, error) {
-	var files []*walk.Entry
+	files := make([]*walk.Entry, 0, len(entries)) // most entries are files: one allocation
 	for i := range entries {
 		if i&255 == 0 && g.tok.Poll() || g.tok.Stopped() {
 			return nil, g.tok.Err()

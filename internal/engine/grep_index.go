@@ -308,9 +308,15 @@ func (g *grepper) serveFrom(gi *grepIndexes, r *indexedRoot, live *index.Live, r
 	if err != nil {
 		return true, err
 	}
+	// One decision per file, kept for the search below unless files are
+	// read again (which changes the plan).
+	decided := make([]index.Decision, len(files))
 	var fresh []*walk.Entry
-	for _, f := range files {
-		if plan.Decide(pre+f.Path) == index.Fresh {
+	for i, f := range files {
+		if i&1023 == 0 && g.tok.Poll() || g.tok.Stopped() {
+			return true, g.tok.Err()
+		}
+		if decided[i] = plan.Decide(pre + f.Path); decided[i] == index.Fresh {
 			fresh = append(fresh, f)
 		}
 	}
@@ -328,6 +334,7 @@ func (g *grepper) serveFrom(gi *grepIndexes, r *indexedRoot, live *index.Live, r
 				gi.drop(r, live, "")
 				return false, nil
 			}
+			decided = nil
 		}
 	}
 	if gi.policy.onQuery != nil {
@@ -339,7 +346,13 @@ func (g *grepper) serveFrom(gi *grepIndexes, r *indexedRoot, live *index.Live, r
 		if i&255 == 0 && g.tok.Poll() || g.tok.Stopped() {
 			return true, g.tok.Err()
 		}
-		if plan.Decide(pre+f.Path) == index.Skip {
+		var d index.Decision
+		if decided != nil {
+			d = decided[i]
+		} else {
+			d = plan.Decide(pre + f.Path)
+		}
+		if d == index.Skip {
 			skipped++
 		} else {
 			search = append(search, f)

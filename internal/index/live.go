@@ -463,6 +463,16 @@ func (p *Plan) Decide(rel string) Decision {
 		return d
 	}
 	ps := p.base.paths
+	// In order, the file is most often the index's current or next one
+	// (the same strings, which compare equal at once).
+	switch c := p.cur; {
+	case c < len(ps) && ps[c] == rel:
+		p.prev = rel
+		return p.decideID(uint32(c))
+	case c+1 < len(ps) && ps[c+1] == rel:
+		p.cur, p.prev = c+1, rel
+		return p.decideID(uint32(c + 1))
+	}
 	if rel < p.prev {
 		p.cur = 0
 	}
@@ -479,7 +489,11 @@ func (p *Plan) Decide(rel string) Decision {
 	if p.cur >= len(ps) || ps[p.cur] != rel {
 		return Fresh
 	}
-	id := uint32(p.cur)
+	return p.decideID(uint32(p.cur))
+}
+
+// decideID is Decide for the file of the base index with the id id.
+func (p *Plan) decideID(id uint32) Decision {
 	if p.stale.has(id) {
 		return Fresh
 	}
