@@ -453,12 +453,12 @@ func (g *grepper) searchRun(root string, files []*walk.Entry, dir string, buf []
 		var data []byte
 		var read bool
 		switch {
-		case ok && fd == cwdDir:
-			data, read = readFileAt(fd, abs+name, buf[:0], shortEOF)
-		case ok:
-			data, read = readFileAt(fd, name, buf[:0], shortEOF)
-		default:
+		case !ok:
 			data, read = readFile(abs+"/"+name, buf[:0])
+		case fd == cwdDir: // abs ends with '/'
+			data, read = readFileAt(fd, abs+name, buf[:0], shortEOF)
+		default:
+			data, read = readFileAt(fd, name, buf[:0], shortEOF)
 		}
 		buf = g.searchData(data, read, f.Path, buf)
 	}

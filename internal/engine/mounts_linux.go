@@ -114,8 +114,6 @@ func (t *mountTable) shortEOF(dir string) bool {
 
 // under reports whether path is dir or below it.
 func under(path, dir string) bool {
-	if dir == "/" {
-		return strings.HasPrefix(path, "/")
-	}
-	return path == dir || strings.HasPrefix(path, dir) && len(path) > len(dir) && path[len(dir)] == '/'
+	_, below := relBelow(path, dir)
+	return path == dir || below
 }
