@@ -14,47 +14,53 @@ import (
 // cacheStatsJSON is the JSON shape of fscache_cache_stats (camelCase, as
 // the JS CacheStats type).
 type cacheStatsJSON struct {
-	Entries         int               `json:"entries"`
-	WatchedEntries  int               `json:"watchedEntries"`
-	RootsWatched    int               `json:"rootsWatched"`
-	Watches         int               `json:"watches"`
-	Watching        bool              `json:"watching"`
-	WatchOff        string            `json:"watchOff,omitempty"`
-	Fallbacks       map[string]int64  `json:"fallbacks"`
-	FallbackRoots   map[string]string `json:"fallbackRoots"`
-	Hits            int64             `json:"hits"`
-	EventsApplied   int64             `json:"eventsApplied"`
-	Refreshes       int64             `json:"refreshes"`
-	RefreshEntries  int64             `json:"refreshEntries"`
-	RefreshMs       float64           `json:"refreshMs"`
-	FullScans       int64             `json:"fullScans"`
-	FullScanEntries int64             `json:"fullScanEntries"`
-	FullScanMs      float64           `json:"fullScanMs"`
-	GrepIndex       grepIndexJSON     `json:"grepIndex"`
+	Entries        int    `json:"entries"`
+	WatchedEntries int    `json:"watchedEntries"`
+	RootsWatched   int    `json:"rootsWatched"`
+	Watches        int    `json:"watches"`
+	Watching       bool   `json:"watching"`
+	WatchOff       string `json:"watchOff,omitempty"`
+	fallbacksJSON
+	Hits            int64         `json:"hits"`
+	EventsApplied   int64         `json:"eventsApplied"`
+	Refreshes       int64         `json:"refreshes"`
+	RefreshEntries  int64         `json:"refreshEntries"`
+	RefreshMs       float64       `json:"refreshMs"`
+	FullScans       int64         `json:"fullScans"`
+	FullScanEntries int64         `json:"fullScanEntries"`
+	FullScanMs      float64       `json:"fullScanMs"`
+	GrepIndex       grepIndexJSON `json:"grepIndex"`
 }
 
 // grepIndexJSON is the grepIndex member of fscache_cache_stats: grep's
 // content indexes (engine.GrepIndexStats).
 type grepIndexJSON struct {
-	Enabled            bool              `json:"enabled"`
-	Roots              int               `json:"roots"`
-	Building           int               `json:"building"`
-	Files              int               `json:"files"`
-	Bytes              int64             `json:"bytes"`
-	IndexBytes         int64             `json:"indexBytes"`
-	CapBytes           int64             `json:"capBytes"`
-	Builds             int64             `json:"builds"`
-	BuildFailures      int64             `json:"buildFailures"`
-	BuildMs            float64           `json:"buildMs"`
-	LastBuildMs        float64           `json:"lastBuildMs"`
-	Queries            int64             `json:"queries"`
-	Candidates         int64             `json:"candidates"`
-	CandidatesPerQuery float64           `json:"candidatesPerQuery"`
-	Skipped            int64             `json:"skipped"`
-	Reindexed          int64             `json:"reindexed"`
-	Restored           int64             `json:"restored"`
-	Fallbacks          map[string]int64  `json:"fallbacks"`
-	FallbackRoots      map[string]string `json:"fallbackRoots"`
+	Enabled            bool    `json:"enabled"`
+	Roots              int     `json:"roots"`
+	Building           int     `json:"building"`
+	Files              int     `json:"files"`
+	Bytes              int64   `json:"bytes"`
+	IndexBytes         int64   `json:"indexBytes"`
+	CapBytes           int64   `json:"capBytes"`
+	Builds             int64   `json:"builds"`
+	BuildFailures      int64   `json:"buildFailures"`
+	BuildMs            float64 `json:"buildMs"`
+	LastBuildMs        float64 `json:"lastBuildMs"`
+	Queries            int64   `json:"queries"`
+	Candidates         int64   `json:"candidates"`
+	CandidatesPerQuery float64 `json:"candidatesPerQuery"`
+	Skipped            int64   `json:"skipped"`
+	Reindexed          int64   `json:"reindexed"`
+	Restored           int64   `json:"restored"`
+	fallbacksJSON
+}
+
+// fallbacksJSON is what the scan cache and the grep index each report of
+// the roots they stopped keeping current: a count by reason, and each
+// root's reason.
+type fallbacksJSON struct {
+	Fallbacks     map[string]int64  `json:"fallbacks"`
+	FallbackRoots map[string]string `json:"fallbackRoots"`
 }
 
 func grepIndexStats() grepIndexJSON {
@@ -68,7 +74,7 @@ func grepIndexStats() grepIndexJSON {
 		BuildFailures: s.BuildFailures, BuildMs: float64(s.BuildTime.Microseconds()) / 1000,
 		LastBuildMs: float64(s.LastBuildTime.Microseconds()) / 1000, Queries: s.Queries,
 		Candidates: s.Candidates, CandidatesPerQuery: per, Skipped: s.Skipped, Reindexed: s.Reindexed, Restored: s.Restored,
-		Fallbacks: s.Fallbacks, FallbackRoots: s.FallbackRoots}
+		fallbacksJSON: fallbacksJSON{s.Fallbacks, s.FallbackRoots}}
 }
 
 //export fscache_go_cache_stats
@@ -77,7 +83,7 @@ func fscache_go_cache_stats() (out *C.char) {
 	s := engine.CacheStats()
 	b, err := json.Marshal(cacheStatsJSON{
 		Entries: s.Entries, WatchedEntries: s.Watched, RootsWatched: s.RootsWatched, Watches: s.Watches,
-		Watching: s.Watching, WatchOff: s.WatchOff, Fallbacks: s.Fallbacks, FallbackRoots: s.FallbackRoots,
+		Watching: s.Watching, WatchOff: s.WatchOff, fallbacksJSON: fallbacksJSON{s.Fallbacks, s.FallbackRoots},
 		Hits: s.Hits, EventsApplied: s.EventsApplied, Refreshes: s.Refreshes, RefreshEntries: s.RefreshEntries,
 		RefreshMs: float64(s.RefreshTime.Microseconds()) / 1000, FullScans: s.FullScans,
 		FullScanEntries: s.FullScanEntries, FullScanMs: float64(s.FullScanTime.Microseconds()) / 1000,

@@ -221,6 +221,19 @@ func (d *dfaCache) addState(set []int32, fl uint8) int32 {
 	return off
 }
 
+// pop takes states off d.stack until one that d.seen has not had, adds
+// it to d.seen and returns it; -1 when the stack runs out.
+func (d *dfaCache) pop() int32 {
+	for len(d.stack) > 0 {
+		id := d.stack[len(d.stack)-1]
+		d.stack = d.stack[:len(d.stack)-1]
+		if d.seen.insert(id) {
+			return id
+		}
+	}
+	return -1
+}
+
 // unionClosure follows union states from ids and returns the sorted set of
 // sparse, look and match states reached.
 func (d *dfaCache) unionClosure(ids []int32) []int32 {
@@ -228,12 +241,7 @@ func (d *dfaCache) unionClosure(ids []int32) []int32 {
 	d.seen.clear()
 	d.buf = d.buf[:0]
 	d.stack = append(d.stack[:0], ids...)
-	for len(d.stack) > 0 {
-		id := d.stack[len(d.stack)-1]
-		d.stack = d.stack[:len(d.stack)-1]
-		if !d.seen.insert(id) {
-			continue
-		}
+	for id := d.pop(); id >= 0; id = d.pop() {
 		st := &n.states[id]
 		switch st.kind {
 		case nsUnion:
@@ -313,12 +321,7 @@ func (d *dfaCache) compute(s int32, c int) (int32, int32) {
 	d.stack = append(d.stack[:0], d.sets[idx]...)
 	var next []int32
 	matched := false
-	for len(d.stack) > 0 {
-		id := d.stack[len(d.stack)-1]
-		d.stack = d.stack[:len(d.stack)-1]
-		if !d.seen.insert(id) {
-			continue
-		}
+	for id := d.pop(); id >= 0; id = d.pop() {
 		st := &n.states[id]
 		switch st.kind {
 		case nsUnion:

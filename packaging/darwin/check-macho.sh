@@ -23,6 +23,7 @@ arm64) cputype=ARM64 ;;
 *) echo "check-macho: unknown arch $arch" >&2; exit 2 ;;
 esac
 fail() { echo "check-macho $arch: $*" >&2; exit 1; }
+. "$(dirname "$0")/../check-binaries.sh"
 
 for f in "$lib" "$addon"; do
 	hdr=$($objdump --macho --private-header "$f" | awk '$1 == "MH_MAGIC_64" {print $2, $5}')
@@ -33,11 +34,9 @@ for f in "$lib" "$addon"; do
 done
 
 # The C ABI: every function of the header, defined and exported.
-want=$(grep -oE '\bfscache_[a-z_0-9]+\(' "$header" | tr -d '(' | sort -u)
-[ "$(echo "$want" | wc -l)" -ge 8 ] || fail "found only $(echo "$want" | wc -l) functions in $header"
+want=$(header_functions "$header")
 exports=$($nm -gU --just-symbol-name "$lib" | sed 's/^_//' | sort -u)
-missing=$(comm -23 <(echo "$want") <(echo "$exports"))
-[ -z "$missing" ] || fail "$lib does not export: $missing"
+check_exported "$lib" "$want" "$exports"
 id=$($objdump --macho --dylib-id "$lib" | tail -n1)
 [ "$id" = "@rpath/libfscache.dylib" ] || fail "$lib: install name $id"
 deps=$($objdump --macho --dylibs-used "$lib" | tail -n +2 | awk '{print $1}' | grep -vx '@rpath/libfscache.dylib' | sort)
@@ -60,13 +59,10 @@ $nm -gU --just-symbol-name "$addon" | grep -qx _napi_register_module_v1 || fail 
 $objdump --macho --dylibs-used "$addon" | grep -q '^[[:space:]]*@rpath/libfscache.dylib ' || fail "$addon does not load @rpath/libfscache.dylib"
 rpaths=$($objdump --macho --rpaths "$addon" | tail -n +2)
 [ "$rpaths" = "@loader_path" ] || fail "$addon: rpaths '$rpaths', want @loader_path"
-binds=$($objdump --macho --bind --lazy-bind --weak-bind "$addon" | awk '$NF ~ /^_(napi|fscache)_/ {print $(NF-1), $NF}' | sort -u)
-bad=$(echo "$binds" | awk '($2 ~ /^_napi_/ && $1 != "flat-namespace") || ($2 ~ /^_fscache_/ && $1 != "libfscache")')
-[ -z "$bad" ] || fail "$addon binds wrongly: $bad"
-napi=$(echo "$binds" | grep -c ' _napi_' || true)
-[ "$napi" -ge 10 ] || fail "$addon: only $napi Node-API imports bound to the host"
-imported=$(echo "$binds" | awk '$2 ~ /^_fscache_/ {sub(/^_/, "", $2); print $2}' | sort -u)
-notexported=$(comm -23 <(echo "$imported") <(echo "$exports"))
-[ -z "$notexported" ] || fail "$addon imports what $lib does not export: $notexported"
+# Symbols bound with a flat namespace are left to the host (node).
+counts=$($objdump --macho --bind --lazy-bind --weak-bind "$addon" |
+	awk '$NF ~ /^_(napi|fscache)_/ {sub(/^_/, "", $NF); print $(NF-1), $NF}' | sort -u |
+	check_binds "$addon" flat-namespace libfscache "$exports")
+read -r napi nimported <<<"$counts"
 
-echo "check-macho $arch: ok: $(echo "$want" | wc -l) C functions exported by @rpath/libfscache.dylib; addon exports napi_register_module_v1, $napi Node-API imports left to the host, $(echo "$imported" | wc -l) taken from the library, rpath @loader_path$([ "$arch" = arm64 ] && echo ', both signed'); initializers Go's, then the library's"
+echo "check-macho $arch: ok: $(echo "$want" | wc -l) C functions exported by @rpath/libfscache.dylib; addon exports napi_register_module_v1, $napi Node-API imports left to the host, $nimported taken from the library, rpath @loader_path$([ "$arch" = arm64 ] && echo ', both signed'); initializers Go's, then the library's"

@@ -21,6 +21,7 @@ arm64) format=coff-arm64 ;;
 *) echo "check-pe: unknown arch $arch" >&2; exit 2 ;;
 esac
 fail() { echo "check-pe $arch: $*" >&2; exit 1; }
+. "$(dirname "$0")/../check-binaries.sh"
 
 # imports FILE: "DLL symbol" lines; exports FILE: symbol lines.
 imports() {
@@ -35,23 +36,16 @@ for f in "$dll" "$addon"; do
 	[ "$got" = "$format" ] || fail "$f: want $format, got '${got:-not PE}'"
 done
 
-want=$(grep -oE '\bfscache_[a-z_0-9]+\(' "$header" | tr -d '(' | sort -u)
-[ "$(echo "$want" | wc -l)" -ge 8 ] || fail "found only $(echo "$want" | wc -l) functions in $header"
+want=$(header_functions "$header")
 dllexports=$(exports "$dll")
-missing=$(comm -23 <(echo "$want") <(echo "$dllexports"))
-[ -z "$missing" ] || fail "$dll does not export: $missing"
+check_exported "$dll" "$want" "$dllexports"
 dlldeps=$(imports "$dll" | awk '{print $1}' | sort -u | tr '\n' ' ')
 [ "$dlldeps" = "KERNEL32.DLL MSVCRT.DLL " ] || fail "$dll imports from: $dlldeps"
 
 exports "$addon" | grep -qx napi_register_module_v1 || fail "$addon does not export napi_register_module_v1"
 addondeps=$(imports "$addon" | awk '{print $1}' | sort -u | tr '\n' ' ')
 [ "$addondeps" = "FSCACHE.DLL KERNEL32.DLL MSVCRT.DLL NODE.EXE " ] || fail "$addon imports from: $addondeps"
-bad=$(imports "$addon" | awk '($2 ~ /^napi_/ && $1 != "NODE.EXE") || ($2 ~ /^fscache_/ && $1 != "FSCACHE.DLL") || ($1 == "NODE.EXE" && $2 !~ /^(napi|node_api)_/)')
-[ -z "$bad" ] || fail "$addon imports wrongly: $bad"
-napi=$(imports "$addon" | grep -c '^NODE.EXE ' || true)
-[ "$napi" -ge 10 ] || fail "$addon: only $napi Node-API imports from the host"
-imported=$(imports "$addon" | awk '$1 == "FSCACHE.DLL" {print $2}' | sort -u)
-notexported=$(comm -23 <(echo "$imported") <(echo "$dllexports"))
-[ -z "$notexported" ] || fail "$addon imports what $dll does not export: $notexported"
+counts=$(imports "$addon" | check_binds "$addon" NODE.EXE FSCACHE.DLL "$dllexports")
+read -r napi nimported <<<"$counts"
 
-echo "check-pe $arch: ok: $(echo "$want" | wc -l) C functions exported by fscache.dll (imports: KERNEL32, msvcrt); addon exports napi_register_module_v1, $napi Node-API imports from NODE.EXE, $(echo "$imported" | wc -l) from fscache.dll"
+echo "check-pe $arch: ok: $(echo "$want" | wc -l) C functions exported by fscache.dll (imports: KERNEL32, msvcrt); addon exports napi_register_module_v1, $napi Node-API imports from NODE.EXE, $nimported from fscache.dll"
