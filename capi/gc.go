@@ -1,6 +1,6 @@
 package main
 
-import "github.com/fscache/fscache/capi/gcpace"
+import "github.com/fscache/fscache/internal/gcpace"
 
 // minHeapGoal is the heap goal the library's collector keeps while its
 // live heap is small (see package gcpace): an uncached call on a 12k-file

@@ -65,13 +65,15 @@ function writeJSON(file, value) {
   fs.writeFileSync(file, JSON.stringify(value, null, 2) + "\n");
 }
 
+// index.d.cts (the types of the require entry) is not in git, in either
+// package: it is staged as a copy of index.d.ts.
+const source = (f) => (f === "index.d.cts" ? "index.d.ts" : f);
+
 function stageMain(o, stage) {
   const src = JSON.parse(fs.readFileSync(path.join(NODE_DIR, "package.json"), "utf8"));
   const dir = path.join(stage, src.name);
   fs.mkdirSync(dir, { recursive: true });
   const files = src.files.filter((f) => !/\.(node|so|dylib|dll|c)$/.test(f));
-  // index.d.cts (the types of the require entry) is not in git: it is a copy of index.d.ts.
-  const source = (f) => (f === "index.d.cts" ? "index.d.ts" : f);
   for (const f of files) fs.copyFileSync(path.join(NODE_DIR, source(f)), path.join(dir, f));
   fs.copyFileSync(path.join(TOP, "LICENSE"), path.join(dir, "LICENSE"));
   const { devDependencies, scripts, ...rest } = src;
@@ -111,7 +113,7 @@ function stageOverlay(o, stage) {
   const src = JSON.parse(fs.readFileSync(path.join(OVERLAY_DIR, "package.json"), "utf8"));
   const dir = path.join(stage, src.name);
   fs.mkdirSync(dir, { recursive: true });
-  for (const f of src.files) fs.copyFileSync(path.join(OVERLAY_DIR, f), path.join(dir, f));
+  for (const f of src.files) fs.copyFileSync(path.join(OVERLAY_DIR, source(f)), path.join(dir, f));
   fs.copyFileSync(path.join(TOP, "LICENSE"), path.join(dir, "LICENSE"));
   const dependencies = { ...src.dependencies, "fscache-native": o.version };
   writeJSON(path.join(dir, "package.json"), { ...src, version: o.version, files: [...src.files, "LICENSE"], dependencies });

@@ -6,7 +6,8 @@
  * pi-natives' declarations (fscache's are field for field the same, and its
  * enums have the same values); cacheStats is fscache's addition.
  *
- * index.d.cts is an identical copy for `require` callers.
+ * index.d.cts, for `require` callers, is this file copied when the package
+ * is staged (packaging/stage-npm.mjs).
  */
 export * from "@oh-my-pi/pi-natives-real";
 export { cacheStats } from "fscache-native";
