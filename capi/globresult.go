@@ -10,26 +10,28 @@ import (
 	"unsafe"
 
 	"github.com/fscache/fscache/internal/engine"
+	"github.com/fscache/fscache/internal/scancache"
 	"github.com/fscache/fscache/internal/walk"
 )
 
 // The glob result crosses to the caller as one C string written once: the
 // envelope and the matches' JSON go straight into the malloc'd buffer.
 //
-// On a cache hit the matches are copied from the snapshot's pre-encoded
-// JSON (globJSON, built on the first hit and kept with the snapshot), so a
-// repeated glob does, per entry, the pattern match and nothing else, and
-// consecutive matches are copied as one run. Otherwise, and for retyped
+// On a cache hit the matches are copied from the pre-encoded JSON of the
+// snapshot's blocks (globJSON, built per block and kept with it, so a
+// snapshot patched after a change shares it for every block it kept), and
+// consecutive matches are copied as one run: a repeated glob does, per
+// entry, the pattern match and nothing else. Otherwise, and for retyped
 // symlinks, the matches are encoded as they are copied.
 
-// globJSON is the JSON of every entry of a snapshot, each followed by a
+// globJSON is the JSON of every entry of a block, each followed by a
 // comma: entry i is buf[off[i]:off[i+1]].
 type globJSON struct {
 	buf []byte
 	off []uint32
 }
 
-// globJSONKey is the key of globJSON in scancache.Snapshot.Derived.
+// globJSONKey is the key of globJSON in scancache.Block.Derived.
 type globJSONKey struct{}
 
 func buildGlobJSON(entries []walk.Entry) any {
@@ -51,6 +53,14 @@ const (
 	globClose = `],"totalMatches":`
 )
 
+// globPiece is part of the matches' JSON: bytes of a block's globJSON (a
+// run of matches) or, when pre is nil, direct[lo:hi] (one match encoded
+// here).
+type globPiece struct {
+	pre    []byte
+	lo, hi int
+}
+
 // globResult encodes sel as the complete C result.
 func globResult(sel *engine.GlobSelection) *C.char {
 	n := len(sel.Index)
@@ -58,35 +68,63 @@ func globResult(sel *engine.GlobSelection) *C.char {
 	if n == 0 {
 		return cBytes([]byte(globOpen + globClose + string(count) + "}}"))
 	}
-	var pre *globJSON
-	if sel.Hit {
-		// Built on the snapshot's first hit: by this call when it returns
-		// a large share of the snapshot (encoding every entry then costs
-		// at most a few times encoding this result), otherwise in the
-		// background while this call encodes its matches as it copies
-		// them, so that a bounded query on a large tree (@-mention
-		// discovery: 5,000 of 120,000 entries) does not wait for the
-		// whole tree, and the next one finds it built.
-		if d, ok := sel.Snapshot.DerivedIfBuilt(globJSONKey{}); ok {
-			pre = d.(*globJSON)
-		} else if 4*n >= len(sel.Snapshot.Entries) {
-			pre = sel.Snapshot.Derived(globJSONKey{}, buildGlobJSON).(*globJSON)
-		} else {
-			go sel.Snapshot.Derived(globJSONKey{}, buildGlobJSON)
+	// On a hit, a block's JSON is built by this call when the result is a
+	// large share of the snapshot (encoding every entry then costs at most
+	// a few times encoding this result); otherwise this call encodes the
+	// matches of blocks not yet built as it copies them, and builds those
+	// blocks after, in the background, so that a bounded query on a large
+	// tree (@-mention discovery: 5,000 of 120,000 entries) does not wait
+	// for the whole tree, and the next one finds them built.
+	now := sel.Hit && 4*n >= sel.Snapshot.Len()
+	var later []*scancache.Block
+	var pieces []globPiece
+	var direct []byte
+	size := len(globOpen)
+	for i := 0; i < n; {
+		j := int(sel.Index[i])
+		_, retyped := sel.Retyped[sel.Index[i]]
+		var pre *globJSON
+		b, k, end := sel.Snapshot.Locate(j)
+		if sel.Hit && !retyped {
+			if d, ok := b.DerivedIfBuilt(globJSONKey{}); ok {
+				pre = d.(*globJSON)
+			} else if now {
+				pre = b.Derived(globJSONKey{}, buildGlobJSON).(*globJSON)
+			} else if len(later) == 0 || later[len(later)-1] != b {
+				later = append(later, b)
+			}
 		}
+		if pre == nil {
+			lo := len(direct)
+			direct = appendGlobMatch(direct, sel.Match(i))
+			direct = append(direct, ',')
+			pieces = append(pieces, globPiece{lo: lo, hi: len(direct)})
+			size += len(direct) - lo
+			i++
+			continue
+		}
+		// A run of consecutive entries of the block, none retyped.
+		r := i + 1
+		for r < n && int(sel.Index[r]) == int(sel.Index[r-1])+1 && int(sel.Index[r]) < end {
+			if _, ok := sel.Retyped[sel.Index[r]]; ok {
+				break
+			}
+			r++
+		}
+		js := pre.buf[pre.off[k]:pre.off[k+r-i]]
+		pieces = append(pieces, globPiece{pre: js})
+		size += len(js)
+		i = r
+	}
+	if len(later) > 0 {
+		go func() {
+			for _, b := range later {
+				b.Derived(globJSONKey{}, buildGlobJSON)
+			}
+		}()
 	}
 	// The size, exactly: the matches with their commas (the last comma
 	// becomes ']'), then the tail.
-	size := len(globOpen)
-	var scratch []byte
-	for i, j := range sel.Index {
-		if _, ok := sel.Retyped[j]; !ok && pre != nil {
-			size += int(pre.off[j+1] - pre.off[j])
-			continue
-		}
-		scratch = appendGlobMatch(scratch[:0], sel.Match(i))
-		size += len(scratch) + 1
-	}
 	size += len(globClose) - 1 + len(count) + 2
 	p := cAlloc(size + 1)
 	if p == nil {
@@ -94,26 +132,12 @@ func globResult(sel *engine.GlobSelection) *C.char {
 	}
 	out := unsafe.Slice((*byte)(p), size+1)
 	w := copy(out, globOpen)
-	for i := 0; i < n; {
-		j := sel.Index[i]
-		if _, ok := sel.Retyped[j]; ok || pre == nil {
-			scratch = appendGlobMatch(scratch[:0], sel.Match(i))
-			w += copy(out[w:], scratch)
-			out[w] = ','
-			w++
-			i++
-			continue
+	for _, pc := range pieces {
+		if pc.pre != nil {
+			w += copy(out[w:], pc.pre)
+		} else {
+			w += copy(out[w:], direct[pc.lo:pc.hi])
 		}
-		// A run of consecutive entries, none retyped.
-		k := i + 1
-		for k < n && sel.Index[k] == sel.Index[k-1]+1 {
-			if _, ok := sel.Retyped[sel.Index[k]]; ok {
-				break
-			}
-			k++
-		}
-		w += copy(out[w:], pre.buf[pre.off[j]:pre.off[sel.Index[k-1]+1]])
-		i = k
 	}
 	w-- // the last comma
 	w += copy(out[w:], globClose)

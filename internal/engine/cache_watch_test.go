@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -90,13 +91,30 @@ func TestWatchedCacheIsCurrentWithoutInvalidation(t *testing.T) {
 // TestChurnGlobAndFuzzyFind: random changes, cached glob and fuzzyFind
 // answers against uncached ones after every step, with a 10-minute TTL
 // and no invalidation call.
-func TestChurnGlobAndFuzzyFind(t *testing.T) {
+func TestChurnGlobAndFuzzyFind(t *testing.T) { churnGlobAndFuzzyFind(t, 250, 0) }
+
+// TestChurnManyBlocks is TestChurnGlobAndFuzzyFind in a tree of several
+// thousand entries besides, so that the snapshots span several blocks and
+// the changes are spliced between blocks the patched snapshot shares.
+func TestChurnManyBlocks(t *testing.T) { churnGlobAndFuzzyFind(t, 60, 9000) }
+
+// churnGlobAndFuzzyFind runs steps random changes in a tree that starts
+// with bulk files spread over a few directories.
+func churnGlobAndFuzzyFind(t *testing.T, steps, bulk int) {
 	needWatch(t)
 	useCache(t, scancache.Policy{TTL: 10 * time.Minute, EmptyRecheck: time.Hour, MaxEntries: 16, Watch: true})
 	base, _ := filepath.EvalSymlinks(t.TempDir())
 	root, out := filepath.Join(base, "repo"), filepath.Join(base, "out")
 	mustDo(t, os.MkdirAll(filepath.Join(root, ".git", "info"), 0o755))
 	mustDo(t, os.MkdirAll(out, 0o755))
+	for i := range bulk {
+		// Directories a, m and z: changes land before, between and after.
+		d := filepath.Join(root, []string{"a", "m", "z"}[i%3], fmt.Sprintf("d%02d", i%30))
+		if i < 30 {
+			mustDo(t, os.MkdirAll(d, 0o755))
+		}
+		mustDo(t, os.WriteFile(filepath.Join(d, fmt.Sprintf("bulk%05d.ts", i)), nil, 0o644))
+	}
 	r := rand.New(rand.NewSource(7))
 	names := []string{"app", "button.ts", "x.log", ".env", "node_modules", "lib", "btn.go", "readme.md"}
 	name := func() string {
@@ -112,8 +130,8 @@ func TestChurnGlobAndFuzzyFind(t *testing.T) {
 		filepath.Walk(root, func(p string, fi os.FileInfo, err error) error {
 			switch {
 			case err != nil || p == root:
-			case fi.Name() == ".git":
-				return filepath.SkipDir
+			case fi.Name() == ".git" || bulk > 0 && fi.IsDir() && len(fi.Name()) == 3 && fi.Name()[0] == 'd':
+				return filepath.SkipDir // the bulk directories stay
 			case fi.IsDir():
 				dirs = append(dirs, p)
 			default:
@@ -136,7 +154,7 @@ func TestChurnGlobAndFuzzyFind(t *testing.T) {
 	}
 	queries := []string{"btn", "app", "rd", "x"}
 	stale, answers := 0, 0
-	for step := range 250 {
+	for step := range steps {
 		list()
 		d := pick(dirs)
 		switch r.Intn(7) {
@@ -156,8 +174,8 @@ func TestChurnGlobAndFuzzyFind(t *testing.T) {
 			try(filepath.Join(tmp, name()))
 			os.Rename(tmp, filepath.Join(d, name()))
 		case 5:
-			if p := pick(dirs); p != root {
-				os.RemoveAll(p)
+			if p := pick(dirs); p != root && !(bulk > 0 && filepath.Dir(p) == root && len(filepath.Base(p)) == 1) {
+				os.RemoveAll(p) // not a, m or z, which hold the bulk
 			}
 		default:
 			pats := []string{"*.log\n", "lib*/\n", "!x.log\n", "app*\n", ""}

@@ -119,65 +119,74 @@ func entryMask(path string, onBase bool) uint64 {
 // (unsorted) and the number of entries that scored: a bounded heap whose
 // root is the worst kept match, so only the kept matches are materialised
 // and sorted. With cached, the snapshot's character masks skip the entries
-// that cannot match (building them once per snapshot); on a scan used once
-// each entry's mask is computed as it is met.
+// that cannot match (building them once per block of the snapshot, so a
+// patched snapshot builds only its new blocks'); on a scan used once each
+// entry's mask is computed as it is met.
 func score(q fuzzy.Query, snap *scancache.Snapshot, cached bool, limit int, tok *cancel.Token) ([]FuzzyFindMatch, int, error) {
-	entries := snap.Entries
-	var masks []uint64
 	need, onBase := q.Need()
-	if cached && need != 0 {
-		fm := snap.Derived(fuzzyMasksKey{}, buildFuzzyMasks).(*fuzzyMasks)
-		masks = fm.whole
-		if onBase {
-			masks = fm.base
-		}
-	}
 	h := make([]FuzzyFindMatch, 0, min(limit, 1024))
 	total := 0
-	for i := range entries {
-		if i&255 == 0 && tok.Poll() || tok.Stopped() {
-			return nil, 0, tok.Err()
-		}
-		e := &entries[i]
-		switch {
-		case masks != nil:
-			if !fuzzy.MayMatch(masks[i], need) {
-				continue
-			}
-		case need != 0:
-			// A scan used once: the mask, computed here, is still
-			// cheaper than the scorer.
-			if !fuzzy.MayMatch(entryMask(e.Path, onBase), need) {
-				continue
+	for sp := range snap.Spans() {
+		var masks []uint64
+		if cached && need != 0 {
+			// Per block, so a patched snapshot builds only its new blocks'.
+			fm := sp.Block.Derived(fuzzyMasksKey{}, buildFuzzyMasks).(*fuzzyMasks)
+			masks = fm.whole[sp.Lo:]
+			if onBase {
+				masks = fm.base[sp.Lo:]
 			}
 		}
-		if e.Type == walk.Symlink {
-			continue
+		for j := range sp.Entries {
+			if (sp.Start+j)&255 == 0 && tok.Poll() || tok.Stopped() {
+				return nil, 0, tok.Err()
+			}
+			e := &sp.Entries[j]
+			switch {
+			case masks != nil:
+				if !fuzzy.MayMatch(masks[j], need) {
+					continue
+				}
+			case need != 0:
+				// A scan used once: the mask, computed here, is still
+				// cheaper than the scorer.
+				if !fuzzy.MayMatch(entryMask(e.Path, onBase), need) {
+					continue
+				}
+			}
+			h, total = scoreEntry(q, e, h, total, limit)
 		}
-		isDir := e.Type == walk.Dir
-		s := q.Score(e.Path, isDir)
-		if s <= 0 {
-			continue
-		}
-		total++
-		if len(h) == limit && (s < h[0].Score || s == h[0].Score && e.Path >= h[0].Path) {
-			continue // not better than the worst kept (a trailing '/' never changes that)
-		}
-		p := e.Path
-		if isDir {
-			p += "/"
-		}
-		m := FuzzyFindMatch{Path: p, IsDirectory: isDir, Score: s}
-		if len(h) < limit {
-			h = append(h, m)
-			siftUp(h, len(h)-1, worseMatch)
-			continue
-		}
-		if !better(&m, &h[0]) {
-			continue
-		}
+	}
+	return h, total, nil
+}
+
+// scoreEntry scores e and keeps it in the heap h of the limit best
+// matches; total counts the entries that scored.
+func scoreEntry(q fuzzy.Query, e *walk.Entry, h []FuzzyFindMatch, total, limit int) ([]FuzzyFindMatch, int) {
+	if e.Type == walk.Symlink {
+		return h, total
+	}
+	isDir := e.Type == walk.Dir
+	s := q.Score(e.Path, isDir)
+	if s <= 0 {
+		return h, total
+	}
+	total++
+	if len(h) == limit && (s < h[0].Score || s == h[0].Score && e.Path >= h[0].Path) {
+		return h, total // not better than the worst kept (a trailing '/' never changes that)
+	}
+	p := e.Path
+	if isDir {
+		p += "/"
+	}
+	m := FuzzyFindMatch{Path: p, IsDirectory: isDir, Score: s}
+	if len(h) < limit {
+		h = append(h, m)
+		siftUp(h, len(h)-1, worseMatch)
+		return h, total
+	}
+	if better(&m, &h[0]) {
 		h[0] = m
 		siftDown(h, 0, worseMatch)
 	}
-	return h, total, nil
+	return h, total
 }

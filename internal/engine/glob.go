@@ -75,8 +75,8 @@ type GlobSelection struct {
 	// Hit is true when Snapshot came from the cache (it may be served
 	// again, so data derived from it is worth keeping).
 	Hit bool
-	// Index holds the positions in Snapshot.Entries of the matches, in
-	// result order.
+	// Index holds the positions in Snapshot of the matches, in result
+	// order.
 	Index []int32
 	// Retyped holds, by position, the symlinks that passed a File or Dir
 	// filter: they are reported with their target's type.
@@ -86,7 +86,7 @@ type GlobSelection struct {
 // Match returns the i-th match of the selection.
 func (s *GlobSelection) Match(i int) GlobMatch {
 	j := s.Index[i]
-	e := s.Snapshot.Entries[j]
+	e := *s.Snapshot.At(int(j))
 	if t, ok := s.Retyped[j]; ok {
 		e.Type = t
 	}
@@ -130,19 +130,19 @@ func GlobSelect(o GlobOptions, onMatch func(GlobMatch) error) (sel GlobSelection
 		obs = append(obs, st.observe)
 	}
 	// filter delivers to onMatch only what the walk did not stream.
-	filter := func(entries []walk.Entry) ([]int32, map[int32]walk.FileType, error) {
+	filter := func(snap *scancache.Snapshot) ([]int32, map[int32]walk.FileType, error) {
 		g.onMatch = onMatch
 		if st != nil && st.observed.Load() {
 			g.onMatch = nil
 		}
-		return g.filter(entries)
+		return g.filter(snap)
 	}
 	type picked struct {
 		idx     []int32
 		retyped map[int32]walk.FileType
 	}
 	snap, pick, hit, err := scanUse(key, o.Cache, tok, obs, func(s *scancache.Snapshot) (picked, bool, error) {
-		idx, retyped, err := filter(s.Entries)
+		idx, retyped, err := filter(s)
 		return picked{idx, retyped}, len(idx) == 0, err
 	})
 	if err != nil {
@@ -150,19 +150,38 @@ func GlobSelect(o GlobOptions, onMatch func(GlobMatch) error) (sel GlobSelection
 	}
 	idx, retyped := pick.idx, pick.retyped
 	if o.SortByMtime {
-		es := snap.Entries
-		// Newest first; equal times keep path order (the index order).
-		slices.SortFunc(idx, func(a, b int32) int {
-			if c := cmpDesc(max(es[a].Mtime, 0), max(es[b].Mtime, 0)); c != 0 {
-				return c
-			}
-			return int(a - b)
-		})
+		sortByMtime(snap, idx)
 		if o.MaxResults != nil && len(idx) > *o.MaxResults {
 			idx = idx[:*o.MaxResults]
 		}
 	}
 	return GlobSelection{Snapshot: snap, Hit: hit, Index: idx, Retyped: retyped}, nil
+}
+
+// sortByMtime sorts idx (positions in snap, ascending) newest first; equal
+// times keep path order (the index order).
+func sortByMtime(snap *scancache.Snapshot, idx []int32) {
+	type timed struct {
+		i     int32
+		mtime int64
+	}
+	ts := make([]timed, 0, len(idx))
+	k := 0
+	for sp := range snap.Spans() {
+		end := int32(sp.Start + len(sp.Entries))
+		for ; k < len(idx) && idx[k] < end; k++ {
+			ts = append(ts, timed{idx[k], max(sp.Entries[int(idx[k])-sp.Start].Mtime, 0)})
+		}
+	}
+	slices.SortFunc(ts, func(a, b timed) int {
+		if c := cmpDesc(a.mtime, b.mtime); c != 0 {
+			return c
+		}
+		return int(a.i - b.i)
+	})
+	for k, t := range ts {
+		idx[k] = t.i
+	}
 }
 
 func cmpDesc(a, b int64) int {
@@ -204,17 +223,16 @@ func (g *globFilter) accept(e GlobMatch) (GlobMatch, bool) {
 	return e, true
 }
 
-func (g *globFilter) filter(entries []walk.Entry) ([]int32, map[int32]walk.FileType, error) {
+func (g *globFilter) filter(snap *scancache.Snapshot) ([]int32, map[int32]walk.FileType, error) {
 	out := make([]int32, 0, 256)
 	var retyped map[int32]walk.FileType
-	for i := range entries {
+	for i, e := range snap.All() {
 		if i&255 == 0 && g.tok.Poll() || g.tok.Stopped() {
 			return nil, nil, g.tok.Err()
 		}
-		if !g.m.Match(entries[i].Path) {
+		if !g.m.Match(e.Path) {
 			continue
 		}
-		e := &entries[i]
 		if g.fileType != 0 && e.Type != g.fileType {
 			m, ok := g.accept(*e)
 			if !ok {

@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"errors"
+	"iter"
 	"os"
 	"path/filepath"
 	"slices"
@@ -298,14 +299,14 @@ func (g *grepper) searchDir(abs string) error {
 		if err != nil {
 			return err
 		}
-		files, err := g.candidates(es)
+		files, err := g.candidates(pointers(es), len(es))
 		if err != nil {
 			return err
 		}
 		return g.searchAll(root, files)
 	}
 	_, files, _, err := scanUse(key, true, g.tok, nil, func(s *scancache.Snapshot) ([]*walk.Entry, bool, error) {
-		files, err := g.candidates(s.Entries)
+		files, err := g.candidates(s.All(), s.Len())
 		return files, len(files) == 0, err
 	})
 	if err != nil {
@@ -325,20 +326,31 @@ func (g *grepper) candidate(e *walk.Entry) bool {
 	return !g.types.on || g.types.match(e.Path[strings.LastIndexByte(e.Path, '/')+1:])
 }
 
-// candidates returns the scanned entries to search; they point into
-// entries (a cached snapshot, which is never modified, or the call's own
-// scan).
-func (g *grepper) candidates(entries []walk.Entry) ([]*walk.Entry, error) {
-	files := make([]*walk.Entry, 0, len(entries)) // most entries are files: one allocation
-	for i := range entries {
+// candidates returns the scanned entries to search, out of the n entries
+// that all yields; they point into a cached snapshot (never modified) or
+// the call's own scan.
+func (g *grepper) candidates(all iter.Seq2[int, *walk.Entry], n int) ([]*walk.Entry, error) {
+	files := make([]*walk.Entry, 0, n) // most entries are files: one allocation
+	for i, e := range all {
 		if i&255 == 0 && g.tok.Poll() || g.tok.Stopped() {
 			return nil, g.tok.Err()
 		}
-		if g.candidate(&entries[i]) {
-			files = append(files, &entries[i])
+		if g.candidate(e) {
+			files = append(files, e)
 		}
 	}
 	return files, nil
+}
+
+// pointers yields the entries of es with their positions, as pointers.
+func pointers(es []walk.Entry) iter.Seq2[int, *walk.Entry] {
+	return func(yield func(int, *walk.Entry) bool) {
+		for i := range es {
+			if !yield(i, &es[i]) {
+				return
+			}
+		}
+	}
 }
 
 // searchAll searches files, cached or not, with numWorkers workers. Files

@@ -250,7 +250,7 @@ func (g *grepper) viaIndex(root string, key scancache.Key) (bool, error) {
 					return true, err
 				}
 				gi.enqueue(r)
-				files, err := g.candidates(snap.Entries)
+				files, err := g.candidates(snap.All(), snap.Len())
 				if err != nil {
 					return true, err
 				}
@@ -296,15 +296,15 @@ func (g *grepper) serveFrom(gi *grepIndexes, r *indexedRoot, live *index.Live, r
 		gi.drop(r, live, "")
 		return false, nil
 	}
-	entries, pre := snap.Entries, ""
+	all, n, pre := snap.All(), snap.Len(), ""
 	if rel != "" {
-		var ok bool
-		if entries, ok = subtree(snap.Entries, rel); !ok {
+		entries, ok := subtree(snap, rel)
+		if !ok {
 			return false, nil
 		}
-		pre = rel + "/"
+		all, n, pre = pointers(entries), len(entries), rel+"/"
 	}
-	files, err := g.candidates(entries)
+	files, err := g.candidates(all, n)
 	if err != nil {
 		return true, err
 	}
@@ -411,22 +411,19 @@ func relBelow(path, dir string) (string, bool) {
 // them; false when the scan does not list rel as a directory (it is then
 // hidden, ignored or pruned in the root's scan, and a scan of rel would
 // differ) or rel's raw name differs from its displayed one.
-func subtree(entries []walk.Entry, rel string) ([]walk.Entry, bool) {
+func subtree(snap *scancache.Snapshot, rel string) ([]walk.Entry, bool) {
+	i := snap.Search(rel)
+	if i == snap.Len() {
+		return nil, false
+	}
+	if e := snap.At(i); e.Path != rel || e.Type != walk.Dir || e.RawPath != "" {
+		return nil, false
+	}
+	// rel's subtree: from "rel/" up to "rel0" ('0' follows '/').
 	pre := rel + "/"
-	found := false
-	var out []walk.Entry
-	for i := range entries {
-		e := &entries[i]
-		if e.Path == rel {
-			if e.Type != walk.Dir || e.RawPath != "" {
-				return nil, false
-			}
-			found = true
-			continue
-		}
-		if !strings.HasPrefix(e.Path, pre) {
-			continue
-		}
+	lo, hi := snap.Search(pre), snap.Search(rel+"0")
+	out := make([]walk.Entry, 0, hi-lo)
+	for _, e := range snap.Between(lo, hi) {
 		c := *e
 		c.Path = e.Path[len(pre):]
 		if e.RawPath != "" {
@@ -437,7 +434,7 @@ func subtree(entries []walk.Entry, rel string) ([]walk.Entry, bool) {
 		}
 		out = append(out, c)
 	}
-	return out, found
+	return out, true
 }
 
 // rooted returns copies of files (paths relative to a subdirectory) with

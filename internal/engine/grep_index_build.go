@@ -146,8 +146,7 @@ func (gi *grepIndexes) read(r *indexedRoot, live *index.Live, snap *scancache.Sn
 	root := r.key.Root
 	prev := ""
 	n := 0
-	for i := range snap.Entries {
-		e := &snap.Entries[i]
+	for _, e := range snap.All() {
 		if e.Type != walk.File {
 			continue
 		}

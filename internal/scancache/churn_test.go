@@ -265,7 +265,7 @@ func TestChurnNeverStale(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d := diff(k, s.Entries); d != "" {
+			if d := diff(k, s.Entries()); d != "" {
 				stale++
 				t.Errorf("step %d (%s), key %+v: %s", i, what, k, d)
 			}

@@ -7,8 +7,8 @@ import (
 	"github.com/fscache/fscache/internal/walk"
 )
 
-// derivedSet holds values computed from a snapshot's entries on first use
-// (pre-encoded results, indexes). The zero value is empty and ready.
+// derivedSet holds values computed from a block's entries on first use
+// (pre-encoded results, fuzzy masks). The zero value is empty and ready.
 type derivedSet struct {
 	mu sync.Mutex
 	m  map[any]*derivedValue
@@ -20,13 +20,14 @@ type derivedValue struct {
 	done atomic.Bool // v is built
 }
 
-// Derived returns the value derived from s's entries under key, calling
-// build once per snapshot and key (concurrent callers wait for that one
+// Derived returns the value derived from b's entries under key, calling
+// build once per block and key (concurrent callers wait for that one
 // build). Nothing is computed until asked for, so making a snapshot (a new
-// scan, a patched copy) stays as cheap as before; the value lives as long as
-// the snapshot. key must be comparable; build must not modify the entries.
-func (s *Snapshot) Derived(key any, build func(entries []walk.Entry) any) any {
-	d := &s.derived
+// scan, a patched one) stays as cheap as before; the value lives as long as
+// the block, in every snapshot that shares it. key must be comparable;
+// build must not modify the entries.
+func (b *Block) Derived(key any, build func(entries []walk.Entry) any) any {
+	d := &b.derived
 	d.mu.Lock()
 	if d.m == nil {
 		d.m = map[any]*derivedValue{}
@@ -38,16 +39,16 @@ func (s *Snapshot) Derived(key any, build func(entries []walk.Entry) any) any {
 	}
 	d.mu.Unlock()
 	v.once.Do(func() {
-		v.v = build(s.Entries)
+		v.v = build(b.entries)
 		v.done.Store(true)
 	})
 	return v.v
 }
 
-// DerivedIfBuilt returns the value derived from s's entries under key when
+// DerivedIfBuilt returns the value derived from b's entries under key when
 // Derived has built it, without building it; ok is false otherwise.
-func (s *Snapshot) DerivedIfBuilt(key any) (v any, ok bool) {
-	d := &s.derived
+func (b *Block) DerivedIfBuilt(key any) (v any, ok bool) {
+	d := &b.derived
 	d.mu.Lock()
 	dv := d.m[key]
 	d.mu.Unlock()

@@ -8,11 +8,14 @@ import (
 	"github.com/fscache/fscache/internal/walk"
 )
 
-// TestDerived checks that a derived value is built once per snapshot and
+// TestDerived checks that a derived value is built once per block and
 // key, even by concurrent callers, and that DerivedIfBuilt reports it only
 // once it is built, never building it.
 func TestDerived(t *testing.T) {
-	s := NewSnapshot([]walk.Entry{{Path: "a"}, {Path: "b"}}, time.Now())
+	var s *Block
+	for sp := range NewSnapshot([]walk.Entry{{Path: "a"}, {Path: "b"}}, time.Now()).Spans() {
+		s = sp.Block
+	}
 	type key struct{}
 	if _, ok := s.DerivedIfBuilt(key{}); ok {
 		t.Fatal("DerivedIfBuilt reported a value never built")

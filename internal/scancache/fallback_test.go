@@ -93,7 +93,7 @@ func check(t *testing.T, c *Cache, k Key, what string) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if d := diff(k, s.Entries); d != "" {
+	if d := diff(k, s.Entries()); d != "" {
 		t.Errorf("%s: %s", what, d)
 	}
 }
@@ -133,7 +133,7 @@ func TestWatchLimitFallsBackToTTL(t *testing.T) {
 	// The root is served by TTL now: stale until invalidated, as the
 	// contract says, and the invalidation refreshes one directory.
 	os.WriteFile(filepath.Join(root, "a", "b", "new.txt"), nil, 0o644)
-	if s, _, _ := c.Get(k, nil); diff(k, s.Entries) == "" {
+	if s, _, _ := c.Get(k, nil); diff(k, s.Entries()) == "" {
 		t.Error("a TTL partition saw a change without invalidation: it is not served by TTL")
 	}
 	c.Invalidate(filepath.Join(root, "a", "b", "new.txt"))

@@ -2,9 +2,9 @@ package scancache
 
 import (
 	"slices"
-	"sort"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/fscache/fscache/internal/cancel"
 	"github.com/fscache/fscache/internal/walk"
@@ -12,46 +12,44 @@ import (
 
 // This file keeps a snapshot current one directory at a time: the entries
 // under a directory are recomputed with walk.WalkSub (with the root's
-// ignore state there) and spliced into a copy of the snapshot's entries,
-// which are sorted by path, so every subtree is one contiguous range. The
-// whole tree (a watched fill) is read with walk.Scan.
+// ignore state there) and spliced into the snapshot, which is sorted by
+// path, so every subtree is one contiguous range; the new snapshot shares
+// the old one's blocks outside that range (snapshot.go). The whole tree (a
+// watched fill) is read with walk.Scan.
 
 // subtree returns the range of entries strictly under rel ("" for all).
-func subtree(es []walk.Entry, rel string) (lo, hi int) {
+func subtree(s *Snapshot, rel string) (lo, hi int) {
 	if rel == "" {
-		return 0, len(es)
+		return 0, s.Len()
 	}
-	pre := rel + "/"
-	lo = sort.Search(len(es), func(i int) bool { return es[i].Path >= pre })
-	hi = lo + sort.Search(len(es)-lo, func(i int) bool { return !strings.HasPrefix(es[lo+i].Path, pre) })
-	return lo, hi
+	// "rel0" sorts right after every "rel/...": '0' follows '/'.
+	return s.Search(rel + "/"), s.Search(rel + "0")
 }
 
-// find returns the index of the entry rel, -1 when absent.
-func find(es []walk.Entry, rel string) int {
-	i := sort.Search(len(es), func(i int) bool { return es[i].Path >= rel })
-	if i < len(es) && es[i].Path == rel {
+// find returns the position of the entry rel, -1 when absent.
+func find(s *Snapshot, rel string) int {
+	if i := s.Search(rel); i < s.Len() && s.At(i).Path == rel {
 		return i
 	}
 	return -1
 }
 
-// isDir reports whether rel is the root ("") or a directory of es.
-func isDir(es []walk.Entry, rel string) bool {
+// isDir reports whether rel is the root ("") or a directory of s.
+func isDir(s *Snapshot, rel string) bool {
 	if rel == "" {
 		return true
 	}
-	i := find(es, rel)
-	return i >= 0 && es[i].Type == walk.Dir
+	i := find(s, rel)
+	return i >= 0 && s.At(i).Type == walk.Dir
 }
 
-// refresh recomputes the entries under the directory rel of es for key k,
-// reporting to the hooks h as it reads.
-// When deep is false, subdirectories that es already has are kept as they
-// are (not read again) unless descend names them; when true, the whole
-// subtree is read. It returns the new entries (es is not modified) and the
-// number of entries read.
-func refresh(k Key, es []walk.Entry, rel string, deep bool, descend map[string]bool, h walk.Hooks, tok *cancel.Token) ([]walk.Entry, int, error) {
+// refresh recomputes the entries under the directory rel of s (nil: no
+// snapshot yet, with rel "" and deep) for key k, reporting to the hooks h as
+// it reads. When deep is false, subdirectories that s already has are kept
+// as they are (not read again) unless descend names them; when true, the
+// whole subtree is read. It returns the new snapshot (s is not modified;
+// its Created is kept) and the number of entries read.
+func refresh(k Key, s *Snapshot, rel string, deep bool, descend map[string]bool, h walk.Hooks, tok *cancel.Token) (*Snapshot, int, error) {
 	o := k.Options(tok)
 	o.Hooks = h
 	if rel == "" && deep {
@@ -60,14 +58,18 @@ func refresh(k Key, es []walk.Entry, rel string, deep bool, descend map[string]b
 		if err != nil {
 			return nil, 0, err
 		}
-		return out, len(out), nil
+		var created time.Time
+		if s != nil {
+			created = s.Created
+		}
+		return NewSnapshot(out, created), len(out), nil
 	}
 	sub := walk.Sub{Rel: rel}
 	// whole reports whether the directory c is read again with its whole
 	// subtree: c or one of its ancestors below rel is in descend. WalkSub
 	// asks Descend about every directory at every depth, so a directory
 	// inside a subtree to walk whole must be descended into (and its old
-	// entries dropped) even though es has it.
+	// entries dropped) even though s has it.
 	whole := func(c string) bool {
 		for ; c != rel && c != ""; c = parentOf(c) {
 			if descend[c] {
@@ -77,7 +79,7 @@ func refresh(k Key, es []walk.Entry, rel string, deep bool, descend map[string]b
 		return false
 	}
 	if !deep {
-		o.Descend = func(c string) bool { return whole(c) || !isDir(es, c) }
+		o.Descend = func(c string) bool { return whole(c) || !isDir(s, c) }
 	}
 	var mu sync.Mutex
 	var got []walk.Entry
@@ -100,35 +102,39 @@ func refresh(k Key, es []walk.Entry, rel string, deep bool, descend map[string]b
 	var blocks []block
 	if !deep {
 		for _, e := range got {
-			if e.Type == walk.Dir && !whole(e.Path) && isDir(es, e.Path) {
-				if lo, hi := subtree(es, e.Path); hi > lo {
+			if e.Type == walk.Dir && !whole(e.Path) && isDir(s, e.Path) {
+				if lo, hi := subtree(s, e.Path); hi > lo {
 					blocks = append(blocks, block{e.Path + "/", lo, hi})
 				}
 			}
 		}
 		slices.SortFunc(blocks, func(a, b block) int { return strings.Compare(a.key, b.key) })
 	}
-	lo, hi := subtree(es, rel)
-	n := lo + len(got) + len(es) - hi
-	for _, b := range blocks {
-		n += b.hi - b.lo
+	var pieces []piece
+	fresh := func(es []walk.Entry) {
+		if len(es) > 0 {
+			pieces = append(pieces, piece{fresh: es})
+		}
 	}
-	out := make([]walk.Entry, 0, n)
-	out = append(out, es[:lo]...)
 	i := 0
 	for _, b := range blocks {
-		for i < len(got) && got[i].Path < b.key {
-			out = append(out, got[i])
-			i++
+		j := i
+		for j < len(got) && got[j].Path < b.key {
+			j++
 		}
-		out = append(out, es[b.lo:b.hi]...)
+		fresh(got[i:j])
+		pieces = append(pieces, piece{lo: b.lo, hi: b.hi})
+		i = j
 	}
-	out = append(out, got[i:]...)
-	out = append(out, es[hi:]...)
+	fresh(got[i:])
+	lo, hi := subtree(s, rel)
+	out := s.splice(lo, hi, pieces, s.Created)
 	if k.Full && rel != "" {
 		// The directory's own mtime changes with its entry set.
 		if j := find(out, rel); j >= 0 {
-			out[j].Mtime, out[j].Size = walk.LstatDetail(strings.TrimSuffix(k.Root, "/") + "/" + rel)
+			d := *out.At(j)
+			d.Mtime, d.Size = walk.LstatDetail(strings.TrimSuffix(k.Root, "/") + "/" + rel)
+			out = out.splice(j, j+1, []piece{{fresh: []walk.Entry{d}}}, s.Created)
 		}
 	}
 	return out, read, nil

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/fscache/fscache/internal/walk"
 )
@@ -35,11 +36,11 @@ func TestRefreshWalksMarkedSubtreesWhole(t *testing.T) {
 			{"a", map[string]bool{"a/e": true}},
 			{"", map[string]bool{"a": true}},
 		} {
-			got, _, err := refresh(k, es, c.rel, false, c.descend, walk.Hooks{}, nil)
+			got, _, err := refresh(k, NewSnapshot(es, time.Time{}), c.rel, false, c.descend, walk.Hooks{}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
-			if d := diff(k, got); d != "" {
+			if d := diff(k, got.Entries()); d != "" {
 				t.Errorf("full=%v, refresh %q descending %v: %s", full, c.rel, c.descend, d)
 			}
 		}

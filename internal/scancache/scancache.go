@@ -36,21 +36,6 @@ func (k Key) Options(tok *cancel.Token) walk.Options {
 		SkipNodeModules: k.SkipNodeModules, FollowLinks: k.FollowLinks, Full: k.Full, Cancel: tok}
 }
 
-// Snapshot is one completed scan. It must not be modified once published:
-// a change produces a new Snapshot, made with NewSnapshot.
-type Snapshot struct {
-	Entries []walk.Entry
-	Created time.Time
-	derived derivedSet // see Derived (derived.go)
-}
-
-// NewSnapshot wraps entries (sorted by path, owned by the snapshot from now
-// on) as a snapshot created at created. Every snapshot is made here, so that
-// anything derived from the entries is set up in one place.
-func NewSnapshot(entries []walk.Entry, created time.Time) *Snapshot {
-	return &Snapshot{Entries: entries, Created: created}
-}
-
 // Policy is the cache's global configuration.
 type Policy struct {
 	// TTL is how long a scan is served; 0 disables the cache.

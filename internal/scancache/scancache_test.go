@@ -49,7 +49,7 @@ func TestHitAndExpiry(t *testing.T) {
 	if s2 != s1 || age != 500*time.Millisecond || f.scans.Load() != 1 {
 		t.Fatalf("hit: same %v age %v scans %d", s2 == s1, age, f.scans.Load())
 	}
-	if &s2.Entries[0] != &s1.Entries[0] {
+	if s2.At(0) != s1.At(0) {
 		t.Error("a hit copied the entries")
 	}
 	f.advance(600 * time.Millisecond) // 1.1 s old: expired
@@ -265,7 +265,7 @@ func TestWaiterRetriesWhenScannerIsCancelled(t *testing.T) {
 	<-started
 	s, _, err := c.Get(Key{Root: "/r"}, nil)
 	wg.Wait()
-	if err != nil || len(s.Entries) != 1 {
+	if err != nil || s.Len() != 1 {
 		t.Errorf("waiter got %v, %v", s, err)
 	}
 }
@@ -287,7 +287,7 @@ func TestConcurrentMixedUse(t *testing.T) {
 				case 2:
 					f.InvalidateAll()
 				default:
-					if s, _, err := f.Get(k, nil); err != nil || s.Entries[0].Path != k.Root {
+					if s, _, err := f.Get(k, nil); err != nil || s.At(0).Path != k.Root {
 						t.Errorf("wrong snapshot for %s", k.Root)
 					}
 				}

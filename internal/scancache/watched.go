@@ -417,7 +417,7 @@ func (c *Cache) patch(k Key, e *entry, events []watch.Event) {
 // partition's snapshot. On failure the partition is dropped. c.mu held.
 func (c *Cache) refreshDirs(k Key, e *entry, dirs []string, deep map[string]bool) {
 	slices.Sort(dirs)
-	es := e.snap.Entries
+	s := e.snap
 	var done []string // subtrees already walked whole
 	covered := func(d string) bool {
 		for _, p := range done {
@@ -430,11 +430,11 @@ func (c *Cache) refreshDirs(k Key, e *entry, dirs []string, deep map[string]bool
 	var linked atomic.Bool
 	h := c.hooks(k, e.rw, &linked)
 	for _, d := range dirs {
-		if covered(d) || !isDir(es, d) {
+		if covered(d) || !isDir(s, d) {
 			continue
 		}
 		t0 := time.Now()
-		next, read, err := refresh(k, es, d, deep[d], deep, h, nil)
+		next, read, err := refresh(k, s, d, deep[d], deep, h, nil)
 		c.st.refreshes++
 		c.st.refreshRead += int64(read)
 		c.st.refreshTime += time.Since(t0)
@@ -447,7 +447,7 @@ func (c *Cache) refreshDirs(k Key, e *entry, dirs []string, deep map[string]bool
 			c.gcRoot(e.rw)
 			return
 		}
-		es = next
+		s = next
 		if deep[d] {
 			done = append(done, d)
 		} else {
@@ -466,7 +466,7 @@ func (c *Cache) refreshDirs(k Key, e *entry, dirs []string, deep map[string]bool
 		c.gcRoot(e.rw)
 		return
 	}
-	e.snap = NewSnapshot(es, e.snap.Created)
+	e.snap = s
 }
 
 // hooks returns what a walk of partition k reports to rw (nil: none).
@@ -543,10 +543,10 @@ func (c *Cache) fill(k Key, tok *cancel.Token, obs []Observer) (*Snapshot, error
 			}
 		}
 	}
-	var es []walk.Entry
+	var s *Snapshot
 	var read int
 	if err == nil {
-		es, read, err = refresh(k, nil, "", true, nil, h, tok)
+		s, read, err = refresh(k, nil, "", true, nil, h, tok)
 	}
 	created := c.now()
 	c.mu.Lock()
@@ -559,7 +559,7 @@ func (c *Cache) fill(k Key, tok *cancel.Token, obs []Observer) (*Snapshot, error
 		c.gcRoot(rw)
 		return nil, err
 	}
-	s := NewSnapshot(es, created)
+	s.Created = created // not published yet
 	switch {
 	case limited.Load():
 		c.dropRoot(rw, ReasonWatchLimit, true)
@@ -602,7 +602,7 @@ func (c *Cache) invalidatePath(target string) {
 		// The nearest directory that the snapshot has and that still is a
 		// directory: a listing there drops what is gone and walks whatever
 		// is new below it.
-		for d != "" && (!isDir(e.snap.Entries, d) || !dirOnDisk(k.Root, d)) {
+		for d != "" && (!isDir(e.snap, d) || !dirOnDisk(k.Root, d)) {
 			d, deep = parentOf(d), false
 		}
 		c.refreshDirs(k, e, []string{d}, map[string]bool{d: deep})
