@@ -16,8 +16,8 @@ import (
 // copy patched alike, that the number of runs stays bounded, and that the
 // blocks outside the patched range are shared, not copied.
 func TestSpliceAgreesWithACopy(t *testing.T) {
+	next := 0 // the number in the next fresh entry's path
 	rng := rand.New(rand.NewSource(1))
-	next := 0
 	fresh := func(n int) []walk.Entry {
 		es := make([]walk.Entry, n)
 		for i := range es {
