@@ -299,43 +299,46 @@ func (g *grepper) searchDir(abs string) error {
 		if err != nil {
 			return err
 		}
-		files, err := g.candidates(pointers(es), len(es))
+		files, err := g.candidates(pointers(es), len(es), 0)
 		if err != nil {
 			return err
 		}
-		return g.searchAll(root, files)
+		return g.searchAll(root, files, 0)
 	}
 	_, files, _, err := scanUse(key, true, g.tok, nil, func(s *scancache.Snapshot) ([]*walk.Entry, bool, error) {
-		files, err := g.candidates(s.All(), s.Len())
+		files, err := g.candidates(s.All(), s.Len(), 0)
 		return files, len(files) == 0, err
 	})
 	if err != nil {
 		return err
 	}
-	return g.searchAll(root, files)
+	return g.searchAll(root, files, 0)
 }
 
-// candidate reports whether a scanned entry is a file to search.
-func (g *grepper) candidate(e *walk.Entry) bool {
+// candidate reports whether a scanned entry is a file to search; path is
+// its path relative to the searched directory.
+func (g *grepper) candidate(e *walk.Entry, path string) bool {
 	if e.Type != walk.File {
 		return false
 	}
-	if g.glob != nil && !g.glob.Match(e.Path) {
+	if g.glob != nil && !g.glob.Match(path) {
 		return false
 	}
-	return !g.types.on || g.types.match(e.Path[strings.LastIndexByte(e.Path, '/')+1:])
+	return !g.types.on || g.types.match(path[strings.LastIndexByte(path, '/')+1:])
 }
 
 // candidates returns the scanned entries to search, out of the n entries
 // that all yields; they point into a cached snapshot (never modified) or
-// the call's own scan.
-func (g *grepper) candidates(all iter.Seq2[int, *walk.Entry], n int) ([]*walk.Entry, error) {
+// the call's own scan. The entries' paths are relative to the searched
+// directory once their first cut bytes are dropped (a subdirectory of the
+// scanned root, and a slash).
+func (g *grepper) candidates(all iter.Seq2[int, *walk.Entry], n, cut int) ([]*walk.Entry, error) {
 	files := make([]*walk.Entry, 0, n) // most entries are files: one allocation
 	for i, e := range all {
 		if i&255 == 0 && g.tok.Poll() || g.tok.Stopped() {
 			return nil, g.tok.Err()
 		}
-		if g.candidate(e) {
+		if g.candidate(e, e.Path[cut:]) {
 			files = append(files, e)
 		}
 	}
@@ -358,8 +361,9 @@ func pointers(es []walk.Entry) iter.Seq2[int, *walk.Entry] {
 // both modes (the reference's cached mode opens the displayed path and so
 // misses files whose names are not UTF-8: docs/compat.md). Workers take
 // runs of files of one directory (a scan is sorted, so they are adjacent)
-// and open them relative to the directory.
-func (g *grepper) searchAll(root string, files []*walk.Entry) error {
+// and open them relative to the directory. Files are reported without
+// their first cut bytes (see candidates).
+func (g *grepper) searchAll(root string, files []*walk.Entry, cut int) error {
 	runs := dirRuns(files)
 	var mounts *mountTable
 	if len(runs) >= mountsFrom {
@@ -377,7 +381,7 @@ func (g *grepper) searchAll(root string, files []*walk.Entry) error {
 				if i >= len(runs) {
 					return
 				}
-				*buf = g.searchRun(root, files[runs[i].lo:runs[i].hi], runs[i].dir, *buf, mounts)
+				*buf = g.searchRun(root, files[runs[i].lo:runs[i].hi], runs[i].dir, *buf, mounts, cut)
 			}
 		})
 	}
@@ -432,8 +436,9 @@ func inDir(p, dir string) bool {
 }
 
 // searchRun searches the files of one directory, opened relative to it
-// (by their paths when the directory cannot be opened).
-func (g *grepper) searchRun(root string, files []*walk.Entry, dir string, buf []byte, mounts *mountTable) []byte {
+// (by their paths when the directory cannot be opened), reported without
+// their first cut bytes.
+func (g *grepper) searchRun(root string, files []*walk.Entry, dir string, buf []byte, mounts *mountTable, cut int) []byte {
 	abs := root
 	if dir != "" {
 		abs = root + "/" + dir
@@ -472,7 +477,7 @@ func (g *grepper) searchRun(root string, files []*walk.Entry, dir string, buf []
 		default:
 			data, read = readFileAt(fd, name, buf[:0], shortEOF)
 		}
-		buf = g.searchData(data, read, f.Path, buf)
+		buf = g.searchData(data, read, f.Path[cut:], buf)
 	}
 	return buf
 }

@@ -224,7 +224,7 @@ func (g *grepper) viaIndex(root string, key scancache.Key) (bool, error) {
 	if anc, live, rel := gi.ancestor(key); anc != nil {
 		// A directory under an indexed root: served from that root's
 		// index when the root's scan holds the directory.
-		if done, err := g.serveFrom(gi, anc, live, root, rel); done {
+		if done, err := g.serveFrom(gi, anc, live, rel); done {
 			return true, err
 		}
 	}
@@ -250,11 +250,11 @@ func (g *grepper) viaIndex(root string, key scancache.Key) (bool, error) {
 					return true, err
 				}
 				gi.enqueue(r)
-				files, err := g.candidates(snap.All(), snap.Len())
+				files, err := g.candidates(snap.All(), snap.Len(), 0)
 				if err != nil {
 					return true, err
 				}
-				return true, g.searchAll(root, files)
+				return true, g.searchAll(root, files, 0)
 			}
 			gi.enqueue(r)
 		}
@@ -265,15 +265,15 @@ func (g *grepper) viaIndex(root string, key scancache.Key) (bool, error) {
 	if live == nil {
 		return false, nil
 	}
-	return g.serveFrom(gi, r, live, root, "")
+	return g.serveFrom(gi, r, live, "")
 }
 
-// serveFrom runs the search of root, the directory rel of r's root ("" for
-// r's root itself), with live, r's index, and reports whether it did; it
-// does not when the pattern has no trigram, the index was lost, or (rel
-// not "") r's scan does not hold rel as a directory whose subtree is the
-// one a scan of root gives (rel hidden or ignored there).
-func (g *grepper) serveFrom(gi *grepIndexes, r *indexedRoot, live *index.Live, root, rel string) (bool, error) {
+// serveFrom runs the search of the directory rel of r's root ("" for r's
+// root itself) with live, r's index, and reports whether it did; it does
+// not when the pattern has no trigram, the index was lost, or (rel not "")
+// r's scan does not hold rel as a directory whose subtree is the one a
+// scan of rel gives (rel hidden or ignored there).
+func (g *grepper) serveFrom(gi *grepIndexes, r *indexedRoot, live *index.Live, rel string) (bool, error) {
 	q := index.Compile(search.Needs(search.Options{Pattern: g.o.Pattern, IgnoreCase: g.o.IgnoreCase,
 		Multiline: g.o.Multiline}, index.MinLit))
 	if q.All() {
@@ -296,15 +296,18 @@ func (g *grepper) serveFrom(gi *grepIndexes, r *indexedRoot, live *index.Live, r
 		gi.drop(r, live, "")
 		return false, nil
 	}
-	all, n, pre := snap.All(), snap.Len(), ""
+	// The entries to search: the root's, or those under rel, with their
+	// root-relative paths (what the index knows), searched from the root
+	// and reported without "rel/" (cut).
+	lo, hi, cut := 0, snap.Len(), 0
 	if rel != "" {
-		entries, ok := subtree(snap, rel)
-		if !ok {
+		var ok bool
+		if lo, hi, ok = subtree(snap, rel); !ok {
 			return false, nil
 		}
-		all, n, pre = pointers(entries), len(entries), rel+"/"
+		cut = len(rel) + 1
 	}
-	files, err := g.candidates(all, n)
+	files, err := g.candidates(snap.Between(lo, hi), hi-lo, cut)
 	if err != nil {
 		return true, err
 	}
@@ -316,7 +319,7 @@ func (g *grepper) serveFrom(gi *grepIndexes, r *indexedRoot, live *index.Live, r
 		if i&1023 == 0 && g.tok.Poll() || g.tok.Stopped() {
 			return true, g.tok.Err()
 		}
-		if decided[i] = plan.Decide(pre + f.Path); decided[i] == index.Fresh {
+		if decided[i] = plan.Decide(f.Path); decided[i] == index.Fresh {
 			fresh = append(fresh, f)
 		}
 	}
@@ -324,7 +327,7 @@ func (g *grepper) serveFrom(gi *grepIndexes, r *indexedRoot, live *index.Live, r
 		if len(fresh) > reindexMax {
 			gi.enqueue(r) // rebuilt in the background; searched as they are meanwhile
 		} else {
-			if err := gi.reindex(live, r.key.Root, rooted(fresh, pre), g.tok); err != nil {
+			if err := gi.reindex(live, r.key.Root, fresh, g.tok); err != nil {
 				return true, err
 			}
 			if ls := live.Stats(); ls.Overlay > max(reindexMax, ls.Files/16) {
@@ -350,7 +353,7 @@ func (g *grepper) serveFrom(gi *grepIndexes, r *indexedRoot, live *index.Live, r
 		if decided != nil {
 			d = decided[i]
 		} else {
-			d = plan.Decide(pre + f.Path)
+			d = plan.Decide(f.Path)
 		}
 		if d == index.Skip {
 			skipped++
@@ -364,7 +367,7 @@ func (g *grepper) serveFrom(gi *grepIndexes, r *indexedRoot, live *index.Live, r
 	gi.st.skipped += int64(skipped)
 	r.lastUse = time.Now()
 	gi.mu.Unlock()
-	err = g.searchAll(root, search)
+	err = g.searchAll(r.key.Root, search, cut)
 	g.mu.Lock()
 	g.searched += skipped // skipped files were read and hold no match
 	g.mu.Unlock()
@@ -406,53 +409,22 @@ func relBelow(path, dir string) (string, bool) {
 	return "", false
 }
 
-// subtree returns copies of the entries of a root's scan below its
-// directory rel, with paths relative to rel, as a scan of rel would give
-// them; false when the scan does not list rel as a directory (it is then
-// hidden, ignored or pruned in the root's scan, and a scan of rel would
-// differ) or rel's raw name differs from its displayed one.
-func subtree(snap *scancache.Snapshot, rel string) ([]walk.Entry, bool) {
+// subtree returns the range [lo, hi) of a root's scan that holds the
+// entries below its directory rel: a scan of rel gives the same entries
+// (paths without "rel/"). It is false when the scan does not list rel as a
+// directory (it is then hidden, ignored or pruned in the root's scan, and
+// a scan of rel would differ) or rel's raw name differs from its displayed
+// one (then every raw path below it starts with rel's raw bytes, not rel).
+func subtree(snap *scancache.Snapshot, rel string) (lo, hi int, ok bool) {
 	i := snap.Search(rel)
 	if i == snap.Len() {
-		return nil, false
+		return 0, 0, false
 	}
 	if e := snap.At(i); e.Path != rel || e.Type != walk.Dir || e.RawPath != "" {
-		return nil, false
+		return 0, 0, false
 	}
-	// rel's subtree: from "rel/" up to "rel0" ('0' follows '/').
-	pre := rel + "/"
-	lo, hi := snap.Search(pre), snap.Search(rel+"0")
-	out := make([]walk.Entry, 0, hi-lo)
-	for _, e := range snap.Between(lo, hi) {
-		c := *e
-		c.Path = e.Path[len(pre):]
-		if e.RawPath != "" {
-			if !strings.HasPrefix(e.RawPath, pre) {
-				return nil, false
-			}
-			c.RawPath = e.RawPath[len(pre):]
-		}
-		out = append(out, c)
-	}
-	return out, true
-}
-
-// rooted returns copies of files (paths relative to a subdirectory) with
-// pre, the subdirectory's path and a slash, before their paths.
-func rooted(files []*walk.Entry, pre string) []*walk.Entry {
-	if pre == "" {
-		return files
-	}
-	out := make([]*walk.Entry, len(files))
-	for i, f := range files {
-		c := *f
-		c.Path = pre + f.Path
-		if f.RawPath != "" {
-			c.RawPath = pre + f.RawPath
-		}
-		out[i] = &c
-	}
-	return out
+	// From "rel/" up to "rel0" ('0' follows '/').
+	return snap.Search(rel + "/"), snap.Search(rel + "0"), true
 }
 
 // reindex reads files again and installs their entries in live.
