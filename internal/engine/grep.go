@@ -366,8 +366,15 @@ func pointers(es []walk.Entry) iter.Seq2[int, *walk.Entry] {
 func (g *grepper) searchAll(root string, files []*walk.Entry, cut int) error {
 	runs := dirRuns(files)
 	var mounts *mountTable
+	rootDir := cwdDir
 	if len(runs) >= mountsFrom {
 		mounts = readMounts()
+		if fd, ok := openDir(root); ok {
+			// Small directories' files are opened relative to the root:
+			// fewer path components to look up than from '/'.
+			rootDir = fd
+			defer closeDir(fd)
+		}
 	}
 	workers := min(max(1, numWorkers()), len(runs))
 	var next atomic.Int64
@@ -381,7 +388,7 @@ func (g *grepper) searchAll(root string, files []*walk.Entry, cut int) error {
 				if i >= len(runs) {
 					return
 				}
-				*buf = g.searchRun(root, files[runs[i].lo:runs[i].hi], runs[i].dir, *buf, mounts, cut)
+				*buf = g.searchRun(root, rootDir, files[runs[i].lo:runs[i].hi], runs[i].dir, *buf, mounts, cut)
 			}
 		})
 	}
@@ -437,27 +444,33 @@ func inDir(p, dir string) bool {
 
 // searchRun searches the files of one directory, opened relative to it
 // (by their paths when the directory cannot be opened), reported without
-// their first cut bytes.
-func (g *grepper) searchRun(root string, files []*walk.Entry, dir string, buf []byte, mounts *mountTable, cut int) []byte {
+// their first cut bytes. rootDir is root opened (cwdDir when it is not).
+func (g *grepper) searchRun(root string, rootDir int, files []*walk.Entry, dir string, buf []byte, mounts *mountTable, cut int) []byte {
 	abs := root
 	if dir != "" {
 		abs = root + "/" + dir
 	}
-	fd, ok := -1, false
+	// Each file is opened as at + prefix + its name.
+	at, ok, prefix := -1, false, ""
 	shortEOF := false
 	switch {
 	case mounts != nil && len(files) < dirOpenFrom:
-		// By absolute path: the directory's type is known from the
-		// mount table, and opening it would cost more than it saves.
-		fd, ok, shortEOF = cwdDir, true, mounts.shortEOF(abs)
-		abs += "/"
+		// Not opened: the directory's type is known from the mount table,
+		// and opening it would cost more than it saves.
+		at, ok, shortEOF = rootDir, true, mounts.shortEOF(abs)
+		switch {
+		case rootDir == cwdDir:
+			prefix = abs + "/"
+		case dir != "":
+			prefix = dir + "/"
+		}
 	default:
-		if fd, ok = openDir(abs); ok {
-			defer closeDir(fd)
+		if at, ok = openDir(abs); ok {
+			defer closeDir(at)
 			if mounts != nil {
 				shortEOF = mounts.shortEOF(abs)
 			} else {
-				shortEOF = shortReadIsEOF(fd)
+				shortEOF = shortReadIsEOF(at)
 			}
 		}
 	}
@@ -469,13 +482,10 @@ func (g *grepper) searchRun(root string, files []*walk.Entry, dir string, buf []
 		name := p[strings.LastIndexByte(p, '/')+1:]
 		var data []byte
 		var read bool
-		switch {
-		case !ok:
+		if ok {
+			data, read = readFileAt(at, prefix+name, buf[:0], shortEOF)
+		} else {
 			data, read = readFile(abs+"/"+name, buf[:0])
-		case fd == cwdDir: // abs ends with '/'
-			data, read = readFileAt(fd, abs+name, buf[:0], shortEOF)
-		default:
-			data, read = readFileAt(fd, name, buf[:0], shortEOF)
 		}
 		buf = g.searchData(data, read, f.Path[cut:], buf)
 	}
