@@ -333,7 +333,10 @@ func (g *grepper) candidate(e *walk.Entry, path string) bool {
 // directory once their first cut bytes are dropped (a subdirectory of the
 // scanned root, and a slash).
 func (g *grepper) candidates(all iter.Seq2[int, *walk.Entry], n, cut int) ([]*walk.Entry, error) {
-	files := make([]*walk.Entry, 0, n) // most entries are files: one allocation
+	if g.glob != nil || g.types.on {
+		n = min(n, 1024) // filtered: most entries may not be candidates
+	}
+	files := make([]*walk.Entry, 0, n) // unfiltered, most entries are files: one allocation
 	for i, e := range all {
 		if i&255 == 0 && g.tok.Poll() || g.tok.Stopped() {
 			return nil, g.tok.Err()
