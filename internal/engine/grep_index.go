@@ -47,8 +47,8 @@ const (
 	// up to date (more of them: searched as they are, and the index is
 	// rebuilt in the background).
 	reindexMax = 256
-	// yieldPoll: how often a yielding builder looks for the foreground to
-	// be idle.
+	// yieldPoll: how often a yielding builder looks for a foreground call
+	// in flight to have ended.
 	yieldPoll = time.Millisecond
 	// quietAfter: how long after a foreground call a builder still waits.
 	// Calls in a burst (a loop of greps, @-mention keystrokes) then never
@@ -168,10 +168,14 @@ func foreground() func() {
 	}
 }
 
-// busy reports whether a background build should wait: a foreground call
-// is in flight or ended less than quietAfter ago.
-func (gi *grepIndexes) busy() bool {
-	return gi.active.Load() > 0 || time.Now().UnixNano()-gi.lastCall.Load() < int64(quietAfter)
+// busyFor returns how long a background build should wait before it asks
+// again: yieldPoll while a foreground call is in flight, what is left of
+// quietAfter once the last one ended, 0 when it may run.
+func (gi *grepIndexes) busyFor() time.Duration {
+	if gi.active.Load() > 0 {
+		return yieldPoll
+	}
+	return max(0, quietAfter-time.Duration(time.Now().UnixNano()-gi.lastCall.Load()))
 }
 
 func (gi *grepIndexes) fallback(reason string) {

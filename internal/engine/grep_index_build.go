@@ -129,8 +129,12 @@ func (gi *grepIndexes) build(r *indexedRoot, tok *cancel.Token, yield bool) erro
 // wait returns once the foreground is not busy (at once unless yield), or
 // r's build is stopped.
 func (gi *grepIndexes) wait(r *indexedRoot, yield bool) {
-	for yield && gi.busy() && !r.stop.Load() {
-		time.Sleep(yieldPoll)
+	for yield && !r.stop.Load() {
+		d := gi.busyFor()
+		if d <= 0 {
+			return
+		}
+		time.Sleep(d)
 	}
 }
 
