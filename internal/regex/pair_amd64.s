@@ -3,7 +3,8 @@
 // func indexPair(p *byte, n, off1, off2, m1, o1, m2, o2 int) int
 //
 // Returns the first i in [0, n) (n a multiple of 16) such that
-// p[i+off1]|o1 == m1 and p[i+off2]|o2 == m2, or -1. SSE2 only.
+// p[i+off1]|o1 == m1 and p[i+off2]|o2 == m2, or -1: 32 bytes at a time
+// with AVX2 (useAVX2), then 16 at a time with SSE2.
 TEXT ·indexPair(SB), NOSPLIT, $0-72
 	MOVQ p+0(FP), SI
 	MOVQ n+8(FP), CX
@@ -32,6 +33,36 @@ TEXT ·indexPair(SB), NOSPLIT, $0-72
 	XORQ AX, AX
 	LEAQ (SI)(R8*1), R8
 	LEAQ (SI)(R9*1), R9
+	CMPB ·useAVX2(SB), $0
+	JEQ  loop
+	VPBROADCASTB X1, Y1
+	VPBROADCASTB X2, Y2
+	VPBROADCASTB X3, Y3
+	VPBROADCASTB X4, Y4
+
+wide:
+	LEAQ 32(AX), DX
+	CMPQ DX, CX
+	JA   narrow
+	VMOVDQU (R8)(AX*1), Y5
+	VMOVDQU (R9)(AX*1), Y6
+	VPOR     Y2, Y5, Y5
+	VPCMPEQB Y1, Y5, Y5
+	VPOR     Y4, Y6, Y6
+	VPCMPEQB Y3, Y6, Y6
+	VPAND    Y6, Y5, Y5
+	VPMOVMSKB Y5, BX
+	TESTL BX, BX
+	JNZ   widefound
+	MOVQ  DX, AX
+	JMP   wide
+
+widefound:
+	VZEROUPPER
+	JMP found
+
+narrow:
+	VZEROUPPER
 
 loop:
 	CMPQ AX, CX
