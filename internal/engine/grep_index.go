@@ -274,18 +274,11 @@ func (g *grepper) viaIndex(root string, key scancache.Key) (bool, error) {
 
 // serveFrom runs the search of the directory rel of r's root ("" for r's
 // root itself) with live, r's index, and reports whether it did; it does
-// not when the pattern has no trigram, the index was lost, or (rel not "")
-// r's scan does not hold rel as a directory whose subtree is the one a
-// scan of rel gives (rel hidden or ignored there).
+// not when the index was lost, or (rel not "") r's scan does not hold rel
+// as a directory whose subtree is the one a scan of rel gives (rel hidden
+// or ignored there). A pattern with no trigram searches every file of r's
+// watched scan, which is current as the index is: no walk.
 func (g *grepper) serveFrom(gi *grepIndexes, r *indexedRoot, live *index.Live, rel string) (bool, error) {
-	q := index.Compile(search.Needs(search.Options{Pattern: g.o.Pattern, IgnoreCase: g.o.IgnoreCase,
-		Multiline: g.o.Multiline}, index.MinLit))
-	if q.All() {
-		gi.mu.Lock()
-		gi.fallback(idxNoTrigram)
-		gi.mu.Unlock()
-		return false, nil
-	}
 	snap, err := scanCache().Current(r.key, g.tok, live)
 	if err != nil {
 		if errors.Is(err, scancache.ErrNotWatched) {
@@ -293,12 +286,6 @@ func (g *grepper) serveFrom(gi *grepIndexes, r *indexedRoot, live *index.Live, r
 			return false, nil
 		}
 		return true, err
-	}
-	fwm := g.o.Mode == ModeFilesWithMatches
-	plan := live.Plan(q, fwm)
-	if plan == nil {
-		gi.drop(r, live, "")
-		return false, nil
 	}
 	// The entries to search: the root's, or those under rel, with their
 	// root-relative paths (what the index knows), searched from the root
@@ -314,6 +301,20 @@ func (g *grepper) serveFrom(gi *grepIndexes, r *indexedRoot, live *index.Live, r
 	files, err := g.candidates(snap.Between(lo, hi), hi-lo, cut)
 	if err != nil {
 		return true, err
+	}
+	q := index.Compile(search.Needs(search.Options{Pattern: g.o.Pattern, IgnoreCase: g.o.IgnoreCase,
+		Multiline: g.o.Multiline}, index.MinLit))
+	if q.All() {
+		gi.mu.Lock()
+		gi.fallback(idxNoTrigram)
+		gi.mu.Unlock()
+		return true, g.searchAll(r.key.Root, files, cut)
+	}
+	fwm := g.o.Mode == ModeFilesWithMatches
+	plan := live.Plan(q, fwm)
+	if plan == nil {
+		gi.drop(r, live, "")
+		return false, nil
 	}
 	// One decision per file, kept for the search below unless files are
 	// read again (which changes the plan).
