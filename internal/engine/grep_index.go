@@ -307,6 +307,7 @@ func (g *grepper) serveFrom(gi *grepIndexes, r *indexedRoot, live *index.Live, r
 	if q.All() {
 		gi.mu.Lock()
 		gi.fallback(idxNoTrigram)
+		r.lastUse = time.Now()
 		gi.mu.Unlock()
 		return true, g.searchAll(r.key.Root, files, cut)
 	}
