@@ -2,6 +2,7 @@ package regex
 
 import (
 	"encoding/binary"
+	"sync"
 	"unicode/utf8"
 	"unsafe"
 
@@ -217,6 +218,19 @@ type utf8Kid struct {
 }
 
 func (c *nfaCompiler) utf8Class(cls syntax.RuneClass, next int32) int32 {
+	if w := syntax.PerlWord(); len(cls) == len(w) && len(w) > 0 && &cls[0] == &w[0] {
+		return c.utf8Node(wordTrie(), next)
+	}
+	return c.utf8Node(trieOf(cls), next)
+}
+
+// wordTrie is the UTF-8 trie of \w (syntax.PerlWord), the class most
+// patterns hold and the longest to cut into byte sequences: built once,
+// then only read.
+var wordTrie = sync.OnceValue(func() *utf8Node { return trieOf(syntax.PerlWord()) })
+
+// trieOf returns the trie of the UTF-8 byte sequences of cls.
+func trieOf(cls syntax.RuneClass) *utf8Node {
 	root := &utf8Node{}
 	syntax.UTF8Sequences(cls, func(seq []syntax.ByteRange) {
 		n := root
@@ -234,7 +248,7 @@ func (c *nfaCompiler) utf8Class(cls syntax.RuneClass, next int32) int32 {
 			n = kid.node
 		}
 	})
-	return c.utf8Node(root, next)
+	return root
 }
 
 func (c *nfaCompiler) utf8Node(n *utf8Node, next int32) int32 {

@@ -416,6 +416,11 @@ func perlUnicode(k perlKind) RuneClass {
 	return clsPerlWord.get()
 }
 
+// PerlWord returns \w in its Unicode meaning: one shared class, which
+// must not be modified (so a compiler can tell it by identity and reuse
+// what it derives from it).
+func PerlWord() RuneClass { return clsPerlWord.get() }
+
 // perlASCII returns \d, \s or \w in their (?-u) meaning.
 func perlASCII(k perlKind) ByteClass {
 	switch k {
