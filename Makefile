@@ -64,7 +64,7 @@ ci-extra: $(CI_EXTRA)
 # the same JS calls, alternated in one run. A long TTL keeps the cached
 # benchmarks on the cache.
 bench: build $(CONF_REF)
-	FS_SCAN_CACHE_TTL_MS=600000 $(GO) test -run '^$$' -bench . -benchmem -count 1 ./internal/... .
+	FS_SCAN_CACHE_TTL_MS=600000 $(if $(BENCH_REPO),FSCACHE_BENCH_REPO=$(abspath $(BENCH_REPO))) $(GO) test -run '^$$' -bench . -benchmem -count 1 ./internal/... .
 	FSCACHE_NODE_ADDON=$(abspath $(NODE_ADDON)) $(NODE) bindings/node/bench/compare.mjs --ref $(CONF_REF) $(if $(BENCH_REPO),--repo $(BENCH_REPO))
 	@$(if $(BENCH_EXTRA),$(MAKE) --no-print-directory $(BENCH_EXTRA))
 

@@ -97,3 +97,26 @@ func BenchmarkGrepGoroot(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkListWorkspace is listWorkspace over $GOROOT/src at depths 3 and
+// 6, and over an empty directory (the fixed cost of a call).
+func BenchmarkListWorkspace(b *testing.B) {
+	root := filepath.Join(goroot(b), "src")
+	for _, c := range []struct {
+		name string
+		o    ListWorkspaceOptions
+	}{
+		{"depth3", ListWorkspaceOptions{Path: root, MaxDepth: 3}},
+		{"depth6", ListWorkspaceOptions{Path: root, MaxDepth: 6}},
+		{"empty", ListWorkspaceOptions{Path: b.TempDir(), MaxDepth: 3}},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := ListWorkspace(c.o); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -31,9 +31,14 @@ const listsWithFastwalk = false
 // fastwalk would use (they mostly wait on the kernel).
 func listWorkers() int { return fastwalk.DefaultNumWorkers() }
 
-// direntBuf is the size of a worker's getdents buffer: most directories
-// are read in one call.
-const direntBuf = 32 << 10
+// direntBuf is the largest size of a worker's getdents buffer. A worker
+// starts with direntBufMin and doubles it (up to direntBuf) when a call
+// fills more than half of it: a small tree's scan does not allocate and
+// clear 32 KiB per worker, a large directory is still read in few calls.
+const (
+	direntBufMin = 4 << 10
+	direntBuf    = 32 << 10
+)
 
 // walkTree lists the tree under s.root, root included, into s's nodes.
 func (s *scanner) walkTree() error {
@@ -43,7 +48,7 @@ func (s *scanner) walkTree() error {
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
-			l := lister{s: s, buf: make([]byte, direntBuf)}
+			l := lister{s: s}
 			for {
 				n := q.pop()
 				if n == nil {
@@ -150,6 +155,9 @@ func (l *lister) list(n *dirNode, q *dirQueue) error {
 		prefix = "/"
 	}
 	l.names, l.ents = l.names[:0], l.ents[:0]
+	if l.buf == nil {
+		l.buf = make([]byte, direntBufMin)
+	}
 	for {
 		nb, err := readDirent(fd, l.buf)
 		if err != nil || nb <= 0 {
@@ -178,6 +186,9 @@ func (l *lister) list(n *dirNode, q *dirQueue) error {
 			l.names = append(l.names, prefix...)
 			l.names = append(l.names, name...)
 			l.ents = append(l.ents, listed{at: at, nameAt: at + len(prefix), end: len(l.names), typ: typ})
+		}
+		if nb > len(l.buf)/2 && len(l.buf) < direntBuf {
+			l.buf = make([]byte, 2*len(l.buf)) // a large directory
 		}
 	}
 	defer syscall.Close(fd)

@@ -12,7 +12,8 @@ import (
 
 // TestScanLargeDirectories checks Scan's own lister on directories whose
 // listings take several getdents calls (names long enough to fill the
-// 32 KiB buffer many times), against Walk (fastwalk), with every option set.
+// buffer many times, while it grows from 4 KiB to 32 KiB), against Walk
+// (fastwalk), with every option set.
 func TestScanLargeDirectories(t *testing.T) {
 	root := t.TempDir()
 	long := strings.Repeat("n", 120)
