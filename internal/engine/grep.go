@@ -477,6 +477,10 @@ func (g *grepper) searchRun(root string, rootDir int, files []*walk.Entry, dir s
 			}
 		}
 	}
+	// The names opened relative to at, prefix + name + NUL, are built in
+	// one buffer (on the stack for most directories).
+	var scratch [256]byte
+	named := append(scratch[:0], prefix...)
 	for _, f := range files {
 		if g.check() != nil {
 			return buf
@@ -486,7 +490,8 @@ func (g *grepper) searchRun(root string, rootDir int, files []*walk.Entry, dir s
 		var data []byte
 		var read bool
 		if ok {
-			data, read = readFileAt(at, prefix+name, buf[:0], shortEOF)
+			named = append(append(named[:len(prefix)], name...), 0)
+			data, read = readFileNamed(at, named, buf[:0], shortEOF)
 		} else {
 			data, read = readFile(abs+"/"+name, buf[:0])
 		}

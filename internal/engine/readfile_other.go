@@ -47,6 +47,11 @@ func closeDir(int) {}
 // readFileAt is never called: openDir never succeeds.
 func readFileAt(_ int, name string, buf []byte, _ bool) ([]byte, bool) { return readFile(name, buf) }
 
+// readFileNamed is never called: openDir never succeeds.
+func readFileNamed(_ int, name []byte, buf []byte, _ bool) ([]byte, bool) {
+	return readFile(string(name[:len(name)-1]), buf)
+}
+
 // cwdDir is readfile_unix.go's; readFileAt ignores it here.
 const cwdDir = -1
 

@@ -4,19 +4,27 @@ package engine
 
 import (
 	"slices"
+	"strings"
 	"syscall"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
 
-// openat opens name relative to dir for reading, retrying when
-// interrupted.
-func openat(dir int, name string) (int, error) {
+// openat opens the NUL-terminated name relative to dir for reading,
+// retrying when interrupted. The name is the caller's bytes: no string is
+// converted per file.
+func openat(dir int, name []byte) (int, error) {
 	for {
-		fd, err := unix.Openat(dir, name, unix.O_RDONLY|unix.O_CLOEXEC|unix.O_NONBLOCK, 0)
-		if err != unix.EINTR {
-			return fd, err
+		fd, _, errno := unix.Syscall6(unix.SYS_OPENAT, uintptr(dir), uintptr(unsafe.Pointer(&name[0])),
+			uintptr(unix.O_RDONLY|unix.O_CLOEXEC|unix.O_NONBLOCK), 0, 0, 0)
+		switch errno {
+		case 0:
+			return int(fd), nil
+		case unix.EINTR:
+			continue
 		}
+		return -1, errno
 	}
 }
 
@@ -58,6 +66,15 @@ func readFile(path string, buf []byte) (data []byte, ok bool) {
 // shortReadIsEOF) a read that does not fill the buffer ends the file,
 // sparing the read that would return 0.
 func readFileAt(dir int, name string, buf []byte, shortEOF bool) (data []byte, ok bool) {
+	if strings.IndexByte(name, 0) >= 0 {
+		return buf, false // no file has that name
+	}
+	return readFileNamed(dir, append([]byte(name), 0), buf, shortEOF)
+}
+
+// readFileNamed is readFileAt for a name given NUL-terminated in name (the
+// bytes of a buffer grep reuses from file to file).
+func readFileNamed(dir int, name []byte, buf []byte, shortEOF bool) (data []byte, ok bool) {
 	fd, err := openat(dir, name)
 	if err != nil {
 		return buf, false

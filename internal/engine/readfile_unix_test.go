@@ -43,4 +43,11 @@ func TestReadFileAt(t *testing.T) {
 	if _, ok := readFileAt(fd, "missing", nil, true); ok {
 		t.Error("a missing file was read")
 	}
+	// A NUL ends the kernel's name: "fb\x00x" must not open "fb".
+	if _, ok := readFileAt(fd, "fb\x00x", nil, true); ok {
+		t.Error("a name holding a NUL was opened")
+	}
+	if got, ok := readFileNamed(fd, []byte("fb\x00"), nil, false); !ok || len(got) != 1 {
+		t.Errorf("readFileNamed: ok=%v, %d bytes", ok, len(got))
+	}
 }
