@@ -347,7 +347,7 @@ func collapseStars(toks []token) []token {
 			for j, br := range t.alts {
 				alts[j] = collapseStars(br)
 			}
-			t.alts = alts
+			t.tokSets = &tokSets{alts: alts} // t's own: toks is left as it was
 		}
 		out = append(out, t)
 	}

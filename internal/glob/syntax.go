@@ -31,12 +31,19 @@ const (
 	tAlt                      // {a,b}  -> (?:a|b)
 )
 
+// token is 16 bytes: patterns are parsed at every uncached scan (each
+// line of every ignore file), one token per literal character.
 type token struct {
 	kind    tokKind
-	ch      rune
 	negated bool
-	ranges  [][2]rune
-	alts    [][]token
+	ch      rune
+	*tokSets
+}
+
+// tokSets holds what a class or an alternation token has beside its kind.
+type tokSets struct {
+	ranges [][2]rune // tClass
+	alts   [][]token // tAlt
 }
 
 // The parse errors, worded as globset's.
@@ -79,12 +86,15 @@ type globParser struct {
 
 // parse parses s into tokens.
 func parse(s string, syn Syntax) ([]token, error) {
+	chars := []rune(s)
 	p := &globParser{
-		syn:      syn,
-		chars:    []rune(s),
-		prev:     noRune,
-		cur:      noRune,
-		branches: [][]token{nil},
+		syn:   syn,
+		chars: chars,
+		prev:  noRune,
+		cur:   noRune,
+		// At most one token per character: one allocation, not one per
+		// doubling (gitignore files are parsed at every uncached scan).
+		branches: [][]token{make([]token, 0, len(chars))},
 	}
 	for {
 		c := p.bump()
@@ -114,7 +124,7 @@ func parse(s string, syn Syntax) ([]token, error) {
 			p.altStack = p.altStack[:len(p.altStack)-1]
 			alts := append([][]token(nil), p.branches[start:]...)
 			p.branches = p.branches[:start]
-			p.push(token{kind: tAlt, alts: alts})
+			p.push(token{kind: tAlt, tokSets: &tokSets{alts: alts}})
 		case ',':
 			if len(p.altStack) == 0 {
 				p.push(token{kind: tLit, ch: ','})
@@ -283,7 +293,7 @@ func (p *globParser) parseClass() error {
 	if inRange {
 		ranges = append(ranges, [2]rune{'-', '-'})
 	}
-	p.push(token{kind: tClass, negated: negated, ranges: ranges})
+	p.push(token{kind: tClass, negated: negated, tokSets: &tokSets{ranges: ranges}})
 	return nil
 }
 
