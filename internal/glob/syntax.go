@@ -92,7 +92,7 @@ func parse(s string, syn Syntax) ([]token, error) {
 		chars: chars,
 		prev:  noRune,
 		cur:   noRune,
-		// At most one token per character: one allocation, not one per
+		// About one token per character: one allocation, not one per
 		// doubling (gitignore files are parsed at every uncached scan).
 		branches: [][]token{make([]token, 0, len(chars))},
 	}
