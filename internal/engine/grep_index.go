@@ -429,8 +429,8 @@ func subtree(snap *scancache.Snapshot, rel string) (lo, hi int, ok bool) {
 	if e := snap.At(i); e.Path != rel || e.Type != walk.Dir || e.RawPath != "" {
 		return 0, 0, false
 	}
-	// From "rel/" up to "rel0" ('0' follows '/').
-	return snap.Search(rel + "/"), snap.Search(rel + "0"), true
+	lo, hi = snap.Under(rel)
+	return lo, hi, true
 }
 
 // reindex reads files again and installs their entries in live.

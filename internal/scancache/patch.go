@@ -17,15 +17,6 @@ import (
 // the old one's blocks outside that range (snapshot.go). The whole tree (a
 // watched fill) is read with walk.Scan.
 
-// subtree returns the range of entries strictly under rel ("" for all).
-func subtree(s *Snapshot, rel string) (lo, hi int) {
-	if rel == "" {
-		return 0, s.Len()
-	}
-	// "rel0" sorts right after every "rel/...": '0' follows '/'.
-	return s.Search(rel + "/"), s.Search(rel + "0")
-}
-
 // find returns the position of the entry rel, -1 when absent.
 func find(s *Snapshot, rel string) int {
 	if i := s.Search(rel); i < s.Len() && s.At(i).Path == rel {
@@ -103,7 +94,7 @@ func refresh(k Key, s *Snapshot, rel string, deep bool, descend map[string]bool,
 	if !deep {
 		for _, e := range got {
 			if e.Type == walk.Dir && !whole(e.Path) && isDir(s, e.Path) {
-				if lo, hi := subtree(s, e.Path); hi > lo {
+				if lo, hi := s.Under(e.Path); hi > lo {
 					blocks = append(blocks, block{e.Path + "/", lo, hi})
 				}
 			}
@@ -127,15 +118,16 @@ func refresh(k Key, s *Snapshot, rel string, deep bool, descend map[string]bool,
 		i = j
 	}
 	fresh(got[i:])
-	lo, hi := subtree(s, rel)
-	out := s.splice(lo, hi, pieces, s.Created)
+	lo, hi := s.Under(rel)
 	if k.Full && rel != "" {
-		// The directory's own mtime changes with its entry set.
-		if j := find(out, rel); j >= 0 {
-			d := *out.At(j)
+		// The directory's own mtime changes with its entry set: its entry
+		// (before its subtree) goes into the same splice.
+		if j := find(s, rel); j >= 0 {
+			d := *s.At(j)
 			d.Mtime, d.Size = walk.LstatDetail(strings.TrimSuffix(k.Root, "/") + "/" + rel)
-			out = out.splice(j, j+1, []piece{{fresh: []walk.Entry{d}}}, s.Created)
+			pieces = append([]piece{{fresh: []walk.Entry{d}}, {lo: j + 1, hi: lo}}, pieces...)
+			lo = j
 		}
 	}
-	return out, read, nil
+	return s.splice(lo, hi, pieces, s.Created), read, nil
 }

@@ -173,9 +173,28 @@ func (s *Snapshot) Entries() []walk.Entry {
 }
 
 // Search returns the first position whose entry's path is >= p (Len when
-// there is none).
+// there is none): the first run whose last entry is >= p, then within it.
 func (s *Snapshot) Search(p string) int {
-	return sort.Search(s.Len(), func(i int) bool { return s.At(i).Path >= p })
+	r := sort.Search(len(s.runs), func(r int) bool {
+		x := s.runs[r]
+		return x.b.entries[x.hi-1].Path >= p
+	})
+	if r == len(s.runs) {
+		return s.Len()
+	}
+	x := s.runs[r]
+	es := x.b.entries[x.lo:x.hi]
+	return s.starts[r] + sort.Search(len(es), func(i int) bool { return es[i].Path >= p })
+}
+
+// Under returns the range [lo, hi) of the entries strictly below the
+// directory rel (all of them for ""): entries are sorted by path, so a
+// subtree is contiguous, from "rel/" up to "rel0" ('0' follows '/').
+func (s *Snapshot) Under(rel string) (lo, hi int) {
+	if rel == "" {
+		return 0, s.Len()
+	}
+	return s.Search(rel + "/"), s.Search(rel + "0")
 }
 
 // piece is part of a patched snapshot: fresh entries, or (fresh nil) the
