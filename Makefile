@@ -4,7 +4,7 @@
 
 GO      ?= go
 CC      ?= cc
-LIB     := build/libfscache.so
+LIB     := build/out/libfscache.so
 GO_SRC  := $(shell find internal capi -name '*.go' -not -name '*_test.go') go.mod go.sum VERSION
 # The one version number: VERSION stamps the library (fscache_version()), the
 # npm packages and the pkg-config file. The soname's major is its first part.
@@ -12,7 +12,7 @@ VERSION := $(shell cat VERSION)
 SOMAJOR := $(firstword $(subst ., ,$(VERSION)))
 SONAME  := libfscache.so.$(SOMAJOR)
 GO_LDFLAGS = -X main.version=$(VERSION) -extldflags=-Wl,-soname,$(SONAME)
-CTEST   := build/fscache_ctest
+CTEST   := build/out/fscache_ctest
 
 .PHONY: all build lib test vet gotest ctest bench fmt clean go-deps ci-extra
 
@@ -26,14 +26,14 @@ lib: $(LIB)
 # The library carries its soname; programs and the addon linked to it look
 # for $(SONAME), a link to it beside the file.
 $(LIB): $(GO_SRC)
-	@mkdir -p build
+	@mkdir -p build/out
 	$(GO) build -buildmode=c-shared -ldflags '$(GO_LDFLAGS)' -o $@ ./capi
-	@rm -f build/libfscache.h
-	ln -sf libfscache.so build/$(SONAME)
+	@rm -f build/out/libfscache.h
+	ln -sf libfscache.so build/out/$(SONAME)
 
 # The C ABI test: the header with strict C99 warnings, linked to the library.
 $(CTEST): capi/ctest/fscache_test.c include/fscache.h $(LIB)
-	$(CC) -std=c99 -Wall -Wextra -Werror -Iinclude -o $@ $< -Lbuild -lfscache -Wl,-rpath,'$$ORIGIN'
+	$(CC) -std=c99 -Wall -Wextra -Werror -Iinclude -o $@ $< -Lbuild/out -lfscache -Wl,-rpath,'$$ORIGIN'
 
 ctest: $(CTEST)
 	./$(CTEST)
@@ -47,10 +47,10 @@ gotest:
 
 -include bindings/node/node.mk
 -include conformance/conformance.mk
-# Each concern adds its own fragment in mk/ (packaging, sanitizers, fuzzing,
+# Each concern adds its own fragment in build/mk/ (packaging, sanitizers, fuzzing,
 # benchmarks) and hooks into `test`, `bench` and CI through TEST_EXTRA,
 # BENCH_EXTRA and CI_EXTRA.
--include $(sort $(wildcard mk/*.mk))
+-include $(sort $(wildcard build/mk/*.mk))
 
 build: $(LIB) $(NODE_ADDON)
 
@@ -64,9 +64,9 @@ ci-extra: $(CI_EXTRA)
 # the same JS calls, alternated in one run. A long TTL keeps the cached
 # benchmarks on the cache.
 bench: build $(CONF_REF)
-	FS_SCAN_CACHE_TTL_MS=600000 $(if $(BENCH_REPO),FSCACHE_BENCH_REPO=$(abspath $(BENCH_REPO))) $(GO) test -run '^$$' -bench . -benchmem -count 1 ./internal/... .
+	FS_SCAN_CACHE_TTL_MS=600000 $(if $(BENCH_REPO),FSCACHE_BENCH_REPO=$(abspath $(BENCH_REPO))) $(GO) test -run '^$$' -bench . -benchmem -count 1 ./internal/... ./core
 	FSCACHE_NODE_ADDON=$(abspath $(NODE_ADDON)) $(NODE) bindings/node/bench/compare.mjs --ref $(CONF_REF) $(if $(BENCH_REPO),--repo $(BENCH_REPO))
 	@$(if $(BENCH_EXTRA),$(MAKE) --no-print-directory $(BENCH_EXTRA))
 
 clean:
-	rm -rf build
+	rm -rf build/out

@@ -18,7 +18,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/fscache/fscache"
+	"github.com/fscache/fscache/core"
 	"github.com/fscache/fscache/internal/engine"
 )
 
@@ -125,10 +125,10 @@ var (
 		"ListWorkspaceOptions": reflect.TypeFor[engine.ListWorkspaceOptions](),
 	}
 	publicOptions = map[string]reflect.Type{
-		"GlobOptions":          reflect.TypeFor[fscache.GlobOptions](),
-		"FuzzyFindOptions":     reflect.TypeFor[fscache.FuzzyFindOptions](),
-		"GrepOptions":          reflect.TypeFor[fscache.GrepOptions](),
-		"ListWorkspaceOptions": reflect.TypeFor[fscache.ListWorkspaceOptions](),
+		"GlobOptions":          reflect.TypeFor[core.GlobOptions](),
+		"FuzzyFindOptions":     reflect.TypeFor[core.FuzzyFindOptions](),
+		"GrepOptions":          reflect.TypeFor[core.GrepOptions](),
+		"ListWorkspaceOptions": reflect.TypeFor[core.ListWorkspaceOptions](),
 	}
 )
 
@@ -167,7 +167,7 @@ func TestSchemaGoStructs(t *testing.T) {
 		}
 	}
 	// The default mode is the zero GrepMode, in both packages.
-	if engine.ModeContent != 0 || fscache.ModeContent != 0 {
+	if engine.ModeContent != 0 || core.ModeContent != 0 {
 		t.Errorf("ModeContent is not the zero GrepMode")
 	}
 }
@@ -324,7 +324,7 @@ func defaultText(f schemaField, mode string) string {
 // true", "default 100", "default ModeContent").
 func TestSchemaPublicDocs(t *testing.T) {
 	fset := token.NewFileSet()
-	file, err := parser.ParseFile(fset, "../ops.go", nil, parser.ParseComments)
+	file, err := parser.ParseFile(fset, "../core/ops.go", nil, parser.ParseComments)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -349,7 +349,7 @@ func TestSchemaPublicDocs(t *testing.T) {
 	for _, it := range loadSchema(t) {
 		fields, ok := docs[it.Name]
 		if !ok {
-			t.Errorf("ops.go declares no %s", it.Name)
+			t.Errorf("core/ops.go declares no %s", it.Name)
 			continue
 		}
 		for _, f := range it.Fields {
@@ -359,9 +359,9 @@ func TestSchemaPublicDocs(t *testing.T) {
 			doc := strings.Join(strings.Fields(fields[goName(f.Name)]), " ")
 			switch {
 			case doc == "":
-				t.Errorf("fscache.%s.%s has no doc comment", it.Name, goName(f.Name))
+				t.Errorf("core.%s.%s has no doc comment", it.Name, goName(f.Name))
 			case f.Default != nil && !regexp.MustCompile(`(?i)\bdefault:? `+regexp.QuoteMeta(defaultText(f, "Mode"))+`\b`).MatchString(doc):
-				t.Errorf("fscache.%s.%s: its doc does not say \"default %s\": %q", it.Name, goName(f.Name), defaultText(f, "Mode"), doc)
+				t.Errorf("core.%s.%s: its doc does not say \"default %s\": %q", it.Name, goName(f.Name), defaultText(f, "Mode"), doc)
 			}
 		}
 	}

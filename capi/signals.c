@@ -257,7 +257,7 @@ static void init_block_set(void) {
 #if defined(__APPLE__)
 /* Mach-O has no initializer priorities (and zig 0.11's linker, which
  * builds the darwin packages, has no -init): this runs after Go's
- * initializer (go.o comes first in the link; packaging/darwin/
+ * initializer (go.o comes first in the link; build/darwin/
  * check-macho.sh checks the order), when Go's init thread already has the
  * loading thread's mask and setsigstack has already run. So Go's threads
  * do not block the host's signals, and the handlers recorded here already

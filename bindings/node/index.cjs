@@ -89,10 +89,10 @@ function loadAddon() {
     candidates.push([`package ${pkg}`, null, "not installed"]);
   }
   if (pkgDir) candidates.push([`package ${pkg}`, path.join(pkgDir, file)]);
-  // 3. A local build: next to this file, then the repository's build/.
+  // 3. A local build: next to this file, then the repository's build/out/.
   candidates.push(["next to index.cjs", path.join(__dirname, file)]);
   candidates.push(["next to index.cjs", path.join(__dirname, "fscache.node")]);
-  candidates.push(["repository build", path.join(__dirname, "..", "..", "build", "fscache.node")]);
+  candidates.push(["repository build", path.join(__dirname, "..", "..", "build", "out", "fscache.node")]);
   const tried = [];
   for (const [where, candidate, why] of candidates) {
     if (!candidate) {

@@ -10,7 +10,7 @@
  * The option interfaces are checked field by field against
  * schema/options.json (test/schema.test.mjs). index.d.cts, the same
  * declarations for `require` callers, is a copy of this file written when
- * the package is staged (packaging/stage-npm.mjs) and by `make typecheck`;
+ * the package is staged (build/stage-npm.mjs) and by `make typecheck`;
  * it is not in git.
  */
 

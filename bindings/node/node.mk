@@ -1,12 +1,12 @@
 # bindings/node/node.mk - the Node/Bun package: addon, tests, type check, demo.
 #
-# Included by the top Makefile, which defines LIB (build/libfscache.so) and
+# Included by the top Makefile, which defines LIB (build/out/libfscache.so) and
 # its rule. Everything here runs from the repository root and installs
 # nothing globally: node, npm and a C compiler are all it needs; bun and tsc
 # come from bindings/node/node_modules (npm ci).
 #
 #   make node-deps   npm ci in bindings/node (only when needed)
-#   make addon       build/fscache.node
+#   make addon       build/out/fscache.node
 #   make test-node   node:test suite under Node
 #   make test-bun    the same suite under Bun
 #   make test-ffi    bun:test suite calling libfscache through bun:ffi
@@ -42,10 +42,10 @@ $(NODE_STAMP): $(NODE_DIR)/package-lock.json $(NODE_DIR)/package.json
 
 node-deps: $(NODE_STAMP)
 
-# The addon sits next to the library (build/fscache.node). Node-API symbols
+# The addon sits next to the library (build/out/fscache.node). Node-API symbols
 # stay undefined (the default for -shared; no libnode is linked): the host
 # process, node or bun, provides them when it loads the addon. The $ORIGIN
-# rpath lets build/fscache.node find build/libfscache.so next to it.
+# rpath lets build/out/fscache.node find build/out/libfscache.so next to it.
 $(NODE_ADDON): $(NODE_DIR)/fscache_node.c include/fscache.h $(LIB) $(NODE_STAMP)
 	@mkdir -p $(dir $@)
 	$(CC) $(ADDON_CFLAGS) -D_GNU_SOURCE -fPIC -shared -fvisibility=hidden \
@@ -71,7 +71,7 @@ test-ffi: $(LIB) $(NODE_STAMP)
 	cd $(NODE_DIR) && $(NODE_TEST_ENV) $(BUN_TEST) ./test/ffi.bun.test.ts
 
 # index.d.cts, the types of the `require` entry, is a copy of index.d.ts
-# (not in git; packaging/stage-npm.mjs writes the packed one the same way).
+# (not in git; build/stage-npm.mjs writes the packed one the same way).
 $(NODE_DIR)/index.d.cts: $(NODE_DIR)/index.d.ts
 	cp $< $@
 

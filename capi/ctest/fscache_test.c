@@ -1,5 +1,5 @@
 /* C test of the fscache ABI: compiled with -std=c99 -Wall -Wextra -Werror
- * against include/fscache.h and linked to build/libfscache.so. Every
+ * against include/fscache.h and linked to build/out/libfscache.so. Every
  * function is called, with good, malformed and NULL input, a callback and a
  * pre-set cancel flag. Exits non-zero on the first failed check. */
 #define _POSIX_C_SOURCE 200809L

@@ -2,7 +2,7 @@
  * signal handlers and masks alone, and keeps the host's signals off the
  * library's stacks (capi/signals.c has the argument, include/fscache.h's
  * "Signals" the contract). Linux only (it reads /proc/self/task). Built with
- * -std=c11 -Wall -Wextra -Werror by mk/signals.mk and run as
+ * -std=c11 -Wall -Wextra -Werror by build/mk/signals.mk and run as
  *
  *     fscache_signals_test /path/to/libfscache.so
  *

@@ -18,8 +18,8 @@
  *     (or of the seconds, if that comes first) and the end stays under
  *     FSCACHE_STRESS_RSS_MB (default 64 MB).
  * Figures are printed. Exits non-zero on a failed check. Built by
- * mk/sanitize.mk as build/fscache_stress and, under AddressSanitizer and
- * UndefinedBehaviorSanitizer, build/fscache_stress_asan. */
+ * build/mk/sanitize.mk as build/out/fscache_stress and, under AddressSanitizer and
+ * UndefinedBehaviorSanitizer, build/out/fscache_stress_asan. */
 #define _GNU_SOURCE
 #include "fscache.h"
 

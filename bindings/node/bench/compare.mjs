@@ -22,8 +22,8 @@
 // from main) for before/after columns.
 //
 // Trees: $(go env GOROOT)/src, and generated trees (120k files, the scaling
-// series 10k/50k/200k) made once under --trees (default build/bench-trees,
-// gitignored) and reused. Results go to --out (default build/bench): a
+// series 10k/50k/200k) made once under --trees (default build/out/bench-trees,
+// gitignored) and reused. Results go to --out (default build/out/bench): a
 // Markdown report (results.md), the raw numbers (results.json) and the
 // chart of the ratios (ratios.svg); docs/performance.md embeds a copy of
 // them.
@@ -244,13 +244,13 @@ async function main() {
   const rounds = Number(args.rounds ?? 5);
   const iters = Number(args.iters ?? 15);
   const warm = Number(args.warm ?? 5);
-  const outDir = path.resolve(args.out ?? path.join(repo, 'build', 'bench'));
-  const treeDir = path.resolve(args.trees ?? path.join(repo, 'build', 'bench-trees'));
+  const outDir = path.resolve(args.out ?? path.join(repo, 'build', 'out', 'bench'));
+  const treeDir = path.resolve(args.trees ?? path.join(repo, 'build', 'out', 'bench-trees'));
   fs.mkdirSync(outDir, { recursive: true });
   const sides = { fscache: ['ours', path.join(here, '..', 'index.js')], reference: ['ref', path.resolve(args.ref)] };
   // The base loads its own addon (index.cjs honours FSCACHE_NODE_ADDON).
   if (args.base) sides.before = ['ours', path.resolve(args.base)];
-  const sideEnv = (s) => (s === 'before' ? { FSCACHE_NODE_ADDON: path.resolve(path.dirname(path.resolve(args.base)), '..', '..', 'build', 'fscache.node') } : {});
+  const sideEnv = (s) => (s === 'before' ? { FSCACHE_NODE_ADDON: path.resolve(path.dirname(path.resolve(args.base)), '..', '..', 'build', 'out', 'fscache.node') } : {});
   const names = Object.keys(sides);
   const repoDir = args.repo ? path.resolve(args.repo) : null;
   const treeOf = trees(treeDir, repoDir);

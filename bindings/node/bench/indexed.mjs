@@ -63,7 +63,7 @@ async function main() {
   };
   const goroot = spawnSync('go', ['env', 'GOROOT'], { encoding: 'utf8' }).stdout.trim();
   const trees = [['Go src', path.join(goroot, 'src')]];
-  const t120k = path.resolve(a.trees ?? 'build/bench-trees', 't120k');
+  const t120k = path.resolve(a.trees ?? 'build/out/bench-trees', 't120k');
   if (fs.existsSync(t120k)) trees.push(['120k tree', t120k]);
   if (a.repo) trees.push([`repo ${path.basename(path.resolve(a.repo))}`, path.resolve(a.repo)]);
   const names = Object.keys(sides);
@@ -97,7 +97,7 @@ async function main() {
       lines.push(line);
     }
   }
-  const out = path.resolve(a.out ?? 'build/bench');
+  const out = path.resolve(a.out ?? 'build/out/bench');
   fs.mkdirSync(out, { recursive: true });
   fs.writeFileSync(path.join(out, 'indexed.md'), lines.join('\n') + '\n');
   console.log(`wrote ${path.join(out, 'indexed.md')}`);

@@ -67,7 +67,7 @@ async function main() {
   ];
   const goroot = spawnSync('go', ['env', 'GOROOT'], { encoding: 'utf8' }).stdout.trim();
   const trees = [['Go src', path.join(goroot, 'src')]];
-  const t120k = path.resolve(a.trees ?? 'build/bench-trees', 't120k');
+  const t120k = path.resolve(a.trees ?? 'build/out/bench-trees', 't120k');
   if (fs.existsSync(t120k)) trees.push(['120k tree', t120k]);
   else console.error(`no ${t120k}: run make bench once to make it`);
   if (a.repo) trees.push([`repo ${path.basename(path.resolve(a.repo))}`, path.resolve(a.repo)]);
@@ -115,7 +115,7 @@ async function main() {
     const met = loads.every((l) => r[l].r14 <= GOAL && r[l].r18 <= GOAL);
     lines.push(`| ${r.tree} | ${r.depth} | ${r.agents ? 'yes' : 'no'} | ${loads.map((l) => `${fmt(r[l].fscache)} / ${fmt(r[l]['14.9.9'])} / ${fmt(r[l]['18.2.3'])} | **${r[l].r14.toFixed(2)} / ${r[l].r18.toFixed(2)}**`).join(' | ')} | ${met ? 'met' : 'missed'} |`);
   }
-  const out = path.resolve(a.out ?? 'build/bench');
+  const out = path.resolve(a.out ?? 'build/out/bench');
   fs.mkdirSync(out, { recursive: true });
   fs.writeFileSync(path.join(out, 'listworkspace.md'), lines.join('\n') + '\n');
   console.log(`\n${lines.join('\n')}\n\nwrote ${path.join(out, 'listworkspace.md')}`);

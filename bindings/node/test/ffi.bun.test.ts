@@ -24,7 +24,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
-const LIB = process.env.FSCACHE_LIB || path.join(import.meta.dir, "..", "..", "..", "build", "libfscache.so");
+const LIB = process.env.FSCACHE_LIB || path.join(import.meta.dir, "..", "..", "..", "build", "out", "libfscache.so");
 
 const lib = dlopen(LIB, {
   fscache_glob: { args: ["ptr", "ptr", "ptr", "ptr"], returns: "ptr" },

@@ -2,14 +2,14 @@
 // ffi.bun.test.ts for how the others are called): options as JSON, the
 // result envelope read and freed, cancellation through an Int32Array.
 //
-//   FSCACHE_LIB   the library (make sets it); default ../../build/libfscache.so
+//   FSCACHE_LIB   the library (make sets it); default ../../build/out/libfscache.so
 import { afterAll, beforeAll, expect, test } from "bun:test";
 import { CString, dlopen, type Pointer } from "bun:ffi";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 
-const LIB = process.env.FSCACHE_LIB || path.join(import.meta.dir, "..", "..", "..", "build", "libfscache.so");
+const LIB = process.env.FSCACHE_LIB || path.join(import.meta.dir, "..", "..", "..", "build", "out", "libfscache.so");
 
 const lib = dlopen(LIB, {
   fscache_list_workspace: { args: ["ptr", "ptr"], returns: "ptr" },

@@ -18,7 +18,7 @@ const it = (name, fn) => (isBun ? runner.test(name, fn, 120_000) : runner.test(n
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const indexCjs = path.join(here, "..", "index.cjs");
-const addon = path.resolve(process.env.FSCACHE_NODE_ADDON || path.join(here, "..", "..", "..", "build", "fscache.node"));
+const addon = path.resolve(process.env.FSCACHE_NODE_ADDON || path.join(here, "..", "..", "..", "build", "out", "fscache.node"));
 const triple =
   process.platform === "linux"
     ? `linux-${process.arch}-gnu`
@@ -52,7 +52,7 @@ it("with no addon anywhere, the error names the triple, every place looked and h
     assert.match(err, new RegExp(`package fscache-native-${triple}: not installed`));
     assert.ok(err.includes(path.join(dir, "pkg", `fscache.${triple}.node`)), err);
     assert.ok(err.includes(path.join(dir, "pkg", "fscache.node")), err);
-    assert.ok(err.includes(path.resolve(dir, "..", "build", "fscache.node")), err);
+    assert.ok(err.includes(path.resolve(dir, "..", "build", "out", "fscache.node")), err);
     assert.match(err, /make build/);
     assert.match(err, /FSCACHE_NODE_ADDON/);
   } finally {

@@ -2,7 +2,7 @@
 // `bun test` (same file; the runner is picked at load time).
 //
 // Environment:
-//   FSCACHE_NODE_ADDON    the addon to test (make sets it to build/fscache.node)
+//   FSCACHE_NODE_ADDON    the addon to test (make sets it to build/out/fscache.node)
 //   FSCACHE_MEM_CALLS     calls in the memory-growth test (default 20000)
 //   FSCACHE_MEM_SLACK_MB  MB of growth allowed on top of the test's 40 MB bound (default 0);
 //                         the sanitizer run sets it to ASan's quarantine cap, memory that is
@@ -505,7 +505,7 @@ describe("bad arguments", () => {
   });
 
   it("the native addon survives garbage", async () => {
-    const addon = require(process.env.FSCACHE_NODE_ADDON || path.join(here, "..", "..", "..", "build", "fscache.node"));
+    const addon = require(process.env.FSCACHE_NODE_ADDON || path.join(here, "..", "..", "..", "build", "out", "fscache.node"));
     const bad = [
       () => addon.glob(),
       () => addon.glob(5),

@@ -4,7 +4,7 @@
 // signal stack; the Go runtime, when the library loads, used to add
 // SA_ONSTACK to that handler, and a collection after WebAssembly had run
 // then retried the suspension forever (oven-sh/bun#31158): the timer below
-// never fired. Run by `make test-signals-js` (mk/signals.mk) under a hard
+// never fired. Run by `make test-signals-js` (build/mk/signals.mk) under a hard
 // time limit, in Bun 1.3.14, the project's Bun and Node (node --expose-gc).
 //
 // Loads the package (FSCACHE_NODE_ADDON names the addon), makes one call,

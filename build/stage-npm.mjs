@@ -1,0 +1,129 @@
+#!/usr/bin/env node
+// stage-npm.mjs - lays out and packs fscache's npm packages, napi-rs style:
+// one main package (JS entry points and types, no binaries) whose
+// optionalDependencies name one package per platform, and the platform
+// packages built here (the addon as fscache.<triple>.node, and the library it
+// loads, each with os/cpu/libc fields so npm installs only the one that fits).
+//
+//   node build/stage-npm.mjs --version V --out DIR \
+//        [--platform TRIPLE=ADDON=LIB[=NAME]]... [--overlay]
+//
+// The main package's files are bindings/node/package.json's "files" (the one
+// list of what the package holds), less the binaries and the addon's C source.
+// Writes DIR/fscache-native-V.tgz and DIR/fscache-native-TRIPLE-V.tgz; prints their paths.
+//
+// --overlay also packs bindings/pi-natives-overlay/ as DIR/fscache-pi-natives-V.tgz: the
+// package to install under the name @oh-my-pi/pi-natives (it re-exports the
+// real pi-natives, a dependency through an npm alias, and serves fscache's
+// functions); its dependency on fscache-native is pinned to V.
+
+import fs from "node:fs";
+import path from "node:path";
+import { execFileSync } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+const TOP = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const NODE_DIR = path.join(TOP, "bindings", "node");
+
+/** Every platform pi-natives ships for, with npm's os/cpu/libc values. */
+export const PLATFORMS = {
+  "linux-x64-gnu": { os: ["linux"], cpu: ["x64"], libc: ["glibc"] },
+  "linux-arm64-gnu": { os: ["linux"], cpu: ["arm64"], libc: ["glibc"] },
+  "linux-x64-musl": { os: ["linux"], cpu: ["x64"], libc: ["musl"] },
+  "linux-arm64-musl": { os: ["linux"], cpu: ["arm64"], libc: ["musl"] },
+  "darwin-x64": { os: ["darwin"], cpu: ["x64"] },
+  "darwin-arm64": { os: ["darwin"], cpu: ["arm64"] },
+  "win32-x64-msvc": { os: ["win32"], cpu: ["x64"] },
+  "win32-arm64-msvc": { os: ["win32"], cpu: ["arm64"] },
+};
+
+function parseArgs(argv) {
+  const o = { platforms: [] };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === "--version") o.version = argv[++i];
+    else if (a === "--out") o.out = path.resolve(argv[++i]);
+    else if (a === "--platform") {
+      const [triple, addon, lib, name] = argv[++i].split("=");
+      if (!PLATFORMS[triple]) throw new Error(`unknown platform ${triple}; known: ${Object.keys(PLATFORMS).join(", ")}`);
+      if (!addon || !lib) throw new Error(`--platform wants TRIPLE=ADDON=LIB[=NAME], got ${argv[i]}`);
+      o.platforms.push({ triple, addon: path.resolve(addon), lib: path.resolve(lib), name: name || path.basename(lib) });
+    } else if (a === "--overlay") o.overlay = true;
+    else throw new Error(`unknown argument ${a}`);
+  }
+  if (!/^\d+\.\d+\.\d+/.test(o.version || "")) throw new Error(`--version wants a semver, got ${o.version}`);
+  if (!o.out) throw new Error("--out is required");
+  return o;
+}
+
+function pack(dir, out) {
+  const name = execFileSync("npm", ["pack", "--silent", "--pack-destination", out], { cwd: dir, encoding: "utf8" }).trim().split("\n").pop();
+  return path.join(out, name);
+}
+
+function writeJSON(file, value) {
+  fs.writeFileSync(file, JSON.stringify(value, null, 2) + "\n");
+}
+
+// index.d.cts (the types of the require entry) is not in git, in either
+// package: it is staged as a copy of index.d.ts.
+const source = (f) => (f === "index.d.cts" ? "index.d.ts" : f);
+
+function stageMain(o, stage) {
+  const src = JSON.parse(fs.readFileSync(path.join(NODE_DIR, "package.json"), "utf8"));
+  const dir = path.join(stage, src.name);
+  fs.mkdirSync(dir, { recursive: true });
+  const files = src.files.filter((f) => !/\.(node|so|dylib|dll|c)$/.test(f));
+  for (const f of files) fs.copyFileSync(path.join(NODE_DIR, source(f)), path.join(dir, f));
+  fs.copyFileSync(path.join(TOP, "LICENSE"), path.join(dir, "LICENSE"));
+  const { devDependencies, scripts, ...rest } = src;
+  const optionalDependencies = Object.fromEntries(Object.keys(PLATFORMS).map((t) => [`${src.name}-${t}`, o.version]));
+  writeJSON(path.join(dir, "package.json"), { ...rest, version: o.version, files: [...files, "LICENSE"], optionalDependencies });
+  return pack(dir, o.out);
+}
+
+function stagePlatform(o, stage, p) {
+  const name = `fscache-native-${p.triple}`;
+  const dir = path.join(stage, name);
+  fs.mkdirSync(dir, { recursive: true });
+  const addon = `fscache.${p.triple}.node`;
+  fs.copyFileSync(p.addon, path.join(dir, addon));
+  fs.copyFileSync(p.lib, path.join(dir, p.name)); // follows a link: the file itself
+  fs.copyFileSync(path.join(TOP, "LICENSE"), path.join(dir, "LICENSE"));
+  fs.writeFileSync(
+    path.join(dir, "README.md"),
+    `# ${name}\n\nThe ${p.triple} binaries of [fscache-native](https://www.npmjs.com/package/fscache-native): the Node-API addon and \`${p.name}\`.\nInstall \`fscache-native\`, not this package: npm picks this one for you.\n`,
+  );
+  writeJSON(path.join(dir, "package.json"), {
+    name,
+    version: o.version,
+    description: `fscache's native addon and library for ${p.triple}`,
+    license: "MIT",
+    main: addon,
+    files: [addon, p.name, "LICENSE", "README.md"],
+    ...PLATFORMS[p.triple],
+    engines: { node: ">=18" },
+  });
+  return pack(dir, o.out);
+}
+
+const OVERLAY_DIR = path.join(TOP, "bindings", "pi-natives-overlay");
+
+function stageOverlay(o, stage) {
+  const src = JSON.parse(fs.readFileSync(path.join(OVERLAY_DIR, "package.json"), "utf8"));
+  const dir = path.join(stage, src.name);
+  fs.mkdirSync(dir, { recursive: true });
+  for (const f of src.files) fs.copyFileSync(path.join(OVERLAY_DIR, source(f)), path.join(dir, f));
+  fs.copyFileSync(path.join(TOP, "LICENSE"), path.join(dir, "LICENSE"));
+  const dependencies = { ...src.dependencies, "fscache-native": o.version };
+  writeJSON(path.join(dir, "package.json"), { ...src, version: o.version, files: [...src.files, "LICENSE"], dependencies });
+  return pack(dir, o.out);
+}
+
+const o = parseArgs(process.argv.slice(2));
+const stage = path.join(o.out, "npm");
+fs.rmSync(stage, { recursive: true, force: true });
+fs.mkdirSync(stage, { recursive: true });
+const made = [stageMain(o, stage), ...o.platforms.map((p) => stagePlatform(o, stage, p))];
+if (o.overlay) made.push(stageOverlay(o, stage));
+for (const f of made) console.log(path.relative(process.cwd(), f));

@@ -1,0 +1,116 @@
+// Package core is cached filesystem discovery and search for coding
+// agents: Glob, FuzzyFind, Grep and ListWorkspace, with the behaviour of
+// the functions of the same names in @oh-my-pi/pi-natives, and a scan cache
+// shared by every call in the process that is never stale.
+//
+// Every function takes a context and an options struct and returns a result
+// struct, or an *Error whose Code classifies it and whose Message starts as
+// pi-natives' does ("Path not found: ...", "Invalid glob pattern: ...").
+// Optional fields are pointers (Bool and Int make them); a nil pointer takes
+// pi-natives' default. Paths in results are relative to the searched
+// directory and '/'-separated.
+//
+//	res, err := core.Glob(ctx, core.GlobOptions{Pattern: "**/*.go", Path: "."})
+//	hits, err := core.Grep(ctx, core.GrepOptions{Pattern: `func \w+`, Path: "src"})
+//
+// # The scan cache
+//
+// Calls with Cache set share in-process scans of a directory; a call
+// without it scans for itself and neither reads nor fills the cache. On
+// Linux a cached root is watched (inotify): before a cached call answers,
+// the changes reported so far are applied, so an answer reflects every
+// change completed before the call began. Elsewhere, or when watching
+// falls back (queue overflow, watch limit), a scan is served for
+// FS_SCAN_CACHE_TTL_MS (default 1000) and Invalidate refreshes it early.
+// The policy is read from the environment once per process; see the
+// README.
+//
+// # Cancellation
+//
+// A call stops with CodeAborted when its context is done, and with
+// CodeTimeout when TimeoutMs (in every options struct) runs out.
+//
+// The package uses no cgo. The C library and the Node-API addon are built
+// from the same engines (internal/) by the capi command.
+package core
+
+import (
+	"context"
+	"errors"
+
+	"github.com/fscache/fscache/internal/engine"
+	"github.com/fscache/fscache/internal/walk"
+)
+
+// FileType is the kind of a filesystem entry, with pi-natives' values
+// (File 1, Dir 2, Symlink 3).
+type FileType = walk.FileType
+
+// The entry kinds. Sockets, FIFOs and devices are never reported.
+const (
+	File    = walk.File
+	Dir     = walk.Dir
+	Symlink = walk.Symlink
+)
+
+// Code classifies an Error: CodePathNotFound ("Path not found: <path>"),
+// CodeNotADirectory ("Search path must be a directory: <path>"),
+// CodeInvalidGlob ("Invalid glob pattern: <detail>"), CodeInvalidRegex
+// ("Regex error: <detail>"), CodeTimeout ("Aborted: Timeout"), CodeAborted
+// ("Aborted: Signal"), whose messages start like pi-natives';
+// CodeInvalidOptions, whose message names the offending option; and
+// CodeInternal, an unexpected failure.
+type Code = engine.Code
+
+// The error codes.
+const (
+	CodePathNotFound   = engine.CodePathNotFound
+	CodeNotADirectory  = engine.CodeNotADirectory
+	CodeInvalidGlob    = engine.CodeInvalidGlob
+	CodeInvalidRegex   = engine.CodeInvalidRegex
+	CodeTimeout        = engine.CodeTimeout
+	CodeAborted        = engine.CodeAborted
+	CodeInvalidOptions = engine.CodeInvalidOptions
+	CodeInternal       = engine.CodeInternal
+)
+
+// Error is the error of every function of this package: its Code and
+// Message (err.Error()).
+type Error = engine.Error
+
+// Bool returns a pointer to v, for the optional fields of the options.
+func Bool(v bool) *bool { return &v }
+
+// Int returns a pointer to v, for the optional fields of the options.
+func Int(v int) *int { return &v }
+
+// cancelOf is the engine's view of ctx and a TimeoutMs option.
+func cancelOf(ctx context.Context, timeoutMs *int64) engine.Cancel {
+	c := engine.Cancel{TimeoutMs: timeoutMs}
+	if ctx != nil && ctx.Done() != nil {
+		c.Aborted = func() bool { return ctx.Err() != nil }
+	}
+	return c
+}
+
+// publicError turns the engine's errors into *Error.
+func publicError(err error) error {
+	if err == nil {
+		return nil
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return &Error{Code: CodeInternal, Message: err.Error()}
+}
+
+// Invalidate refreshes the cached scans that hold path: the directory that
+// holds it, or the subtree when path is a directory. Call it after writing,
+// deleting or renaming a file (with both paths for a rename) on a root that
+// is not watched. A relative path is resolved against the working
+// directory; a path that no longer exists still invalidates.
+func Invalidate(path string) { engine.Invalidate(path) }
+
+// InvalidateAll drops every cached scan.
+func InvalidateAll() { engine.InvalidateAll() }
