@@ -30,6 +30,15 @@ type cacheStatsJSON struct {
 	FullScanEntries int64         `json:"fullScanEntries"`
 	FullScanMs      float64       `json:"fullScanMs"`
 	GrepIndex       grepIndexJSON `json:"grepIndex"`
+	Uncached        uncachedJSON  `json:"uncached"`
+}
+
+// uncachedJSON is the uncached member of fscache_cache_stats: the calls
+// made without the cache, answered from a watched scan or walked (by
+// reason).
+type uncachedJSON struct {
+	Served int64            `json:"served"`
+	Walks  map[string]int64 `json:"walks"`
 }
 
 // grepIndexJSON is the grepIndex member of fscache_cache_stats: grep's
@@ -87,7 +96,7 @@ func fscache_go_cache_stats() (out *C.char) {
 		Hits: s.Hits, EventsApplied: s.EventsApplied, Refreshes: s.Refreshes, RefreshEntries: s.RefreshEntries,
 		RefreshMs: float64(s.RefreshTime.Microseconds()) / 1000, FullScans: s.FullScans,
 		FullScanEntries: s.FullScanEntries, FullScanMs: float64(s.FullScanTime.Microseconds()) / 1000,
-		GrepIndex: grepIndexStats(),
+		GrepIndex: grepIndexStats(), Uncached: uncachedJSON{Served: s.UncachedServed, Walks: s.UncachedWalks},
 	})
 	return result(b, err)
 }

@@ -127,7 +127,7 @@
  *                          watching, [watchOff], fallbacks, fallbackRoots,
  *                          hits, eventsApplied, refreshes, refreshEntries,
  *                          refreshMs, fullScans, fullScanEntries,
- *                          fullScanMs, grepIndex}
+ *                          fullScanMs, grepIndex, uncached}
  *   (capi's TestResultLayout checks every kind against this list.)
  *
  * Callbacks: `on_match` may be NULL. When it is not, it is called once per
@@ -293,7 +293,8 @@ void fscache_invalidate(const char *path_or_null);
  * watchOff ("disabled" by FS_SCAN_CACHE_WATCH=0 or a TTL of 0,
  * "unsupported" on systems without a watcher), fallbacks ({reason: count},
  * reasons "overflow", "watch_limit", "unsupported", "root_gone",
- * "symlinks_followed", "error"), fallbackRoots ({root: reason} for roots
+ * "symlinks_followed", "remote_fs" (a network or FUSE file system),
+ * "error"), fallbackRoots ({root: reason} for roots
  * kept on the TTL policy), hits, eventsApplied, refreshes, refreshEntries,
  * refreshMs (targeted refreshes: count, entries read, time), fullScans,
  * fullScanEntries, fullScanMs (scans of a whole root), and grepIndex,
@@ -303,8 +304,11 @@ void fscache_invalidate(const char *path_or_null);
  * candidatesPerQuery (files those searched), skipped (files ruled out),
  * reindexed, restored, fallbacks ({reason: count}: "no_trigram",
  * "not_watched", "too_large", "evicted", "error" or a watcher's reason) and
- * fallbackRoots. Runs on the calling thread; it takes the cache's lock
- * briefly.
+ * fallbackRoots; and uncached, the calls made without the cache: served
+ * (answered from a watched scan, current as of the call) and walks
+ * ({reason: count}: "first_call", "watch_started", "not_watched",
+ * "disabled", "unsupported" or a root's fallback reason). Runs on the
+ * calling thread; it takes the cache's lock briefly.
  */
 char *fscache_cache_stats(void);
 

@@ -310,7 +310,7 @@ export interface CacheStats {
   watching: boolean
   /** Why watching is off: "disabled" or "unsupported". */
   watchOff?: string
-  /** Falls back to the TTL policy, by reason: "overflow", "watch_limit", "unsupported", "root_gone", "symlinks_followed", "error". */
+  /** Falls back to the TTL policy, by reason: "overflow", "watch_limit", "unsupported", "root_gone", "symlinks_followed", "remote_fs" (a network or FUSE file system), "error". */
   fallbacks: Record<string, number>
   /** Roots kept on the TTL policy, with the reason. */
   fallbackRoots: Record<string, string>
@@ -328,6 +328,14 @@ export interface CacheStats {
   fullScanMs: number
   /** grep's content indexes (see the README's "Indexed grep"). */
   grepIndex: GrepIndexStats
+  /**
+   * Calls made without `cache`: `served` were answered from a watched scan
+   * (current as of the call), `walks` walked, by reason: "first_call" (the
+   * key's first uncached call within 5 minutes), "watch_started" (the call
+   * that made the key watched), "not_watched", "disabled", "unsupported",
+   * or a root's fallback reason.
+   */
+  uncached: { served: number; walks: Record<string, number> }
 }
 
 /**

@@ -89,7 +89,7 @@ func TestWatchedCacheIsCurrentWithoutInvalidation(t *testing.T) {
 }
 
 // TestChurnGlobAndFuzzyFind: random changes, cached glob and fuzzyFind
-// answers against uncached ones after every step, with a 10-minute TTL
+// answers against walked ones after every step, with a 10-minute TTL
 // and no invalidation call.
 func TestChurnGlobAndFuzzyFind(t *testing.T) { churnGlobAndFuzzyFind(t, 250, 0) }
 
@@ -126,18 +126,9 @@ func churnGlobAndFuzzyFind(t *testing.T, steps, bulk int) {
 	}
 	var dirs, files []string
 	list := func() {
-		dirs, files = []string{root}, nil
-		filepath.Walk(root, func(p string, fi os.FileInfo, err error) error {
-			switch {
-			case err != nil || p == root:
-			case fi.Name() == ".git" || bulk > 0 && fi.IsDir() && len(fi.Name()) == 3 && fi.Name()[0] == 'd':
-				return filepath.SkipDir // the bulk directories stay
-			case fi.IsDir():
-				dirs = append(dirs, p)
-			default:
-				files = append(files, p)
-			}
-			return nil
+		dirs, files = listTree(root, func(fi os.FileInfo) bool {
+			// .git, and the bulk directories, which stay
+			return fi.Name() == ".git" || bulk > 0 && len(fi.Name()) == 3 && fi.Name()[0] == 'd'
 		})
 	}
 	pick := func(s []string) string { return s[r.Intn(len(s))] }
@@ -185,7 +176,10 @@ func churnGlobAndFuzzyFind(t *testing.T, steps, bulk int) {
 			cached, fresh := g, g
 			cached.Cache = true
 			answers++
-			if a, b := globAll(t, cached), globAll(t, fresh); a != b {
+			a := globAll(t, cached)
+			var b string
+			walked(func() { b = globAll(t, fresh) })
+			if a != b {
 				stale++
 				t.Errorf("step %d glob %+v:\ncached %s\nfresh  %s", step, g, a, b)
 			}
@@ -193,7 +187,8 @@ func churnGlobAndFuzzyFind(t *testing.T, steps, bulk int) {
 		for _, q := range queries {
 			answers++
 			a := fuzzyAll(t, FuzzyFindOptions{Query: q, Path: root, Cache: true, MaxResults: Int(1000)})
-			b := fuzzyAll(t, FuzzyFindOptions{Query: q, Path: root, MaxResults: Int(1000)})
+			var b string
+			walked(func() { b = fuzzyAll(t, FuzzyFindOptions{Query: q, Path: root, MaxResults: Int(1000)}) })
 			if a != b {
 				stale++
 				t.Errorf("step %d fuzzyFind %q:\ncached %s\nfresh  %s", step, q, a, b)

@@ -175,9 +175,11 @@ func start(c Cancel, path string) (*cancel.Token, string, error) {
 	return tok, root, nil
 }
 
-// scan returns the entries for key: from the cache when useCache, else a
-// fresh scan that neither reads nor fills the cache (but drops a stale
-// entry of the same key, as the reference does).
+// scan returns the entries for key: from the cache when useCache, else the
+// scan of a call made without the cache, current as of the call (see
+// scancache.Cache.Uncached: the key's watched partition when there is one,
+// a fresh walk otherwise). age is 0 for a walk this call ran, the entry's
+// age for a cached answer (a watched partition's is 1ns: current).
 // obs, when given, sees the entries of a scan this call runs (see
 // scancache.Cache.Get).
 func scan(key scancache.Key, useCache bool, tok *cancel.Token, obs ...scancache.Observer) (*scancache.Snapshot, time.Duration, error) {
@@ -185,29 +187,33 @@ func scan(key scancache.Key, useCache bool, tok *cancel.Token, obs ...scancache.
 	if useCache {
 		return c.Get(key, tok, obs...)
 	}
-	s, err := c.Rescan(key, false, tok, obs...)
+	s, served, err := c.Uncached(key, tok, obs...)
+	if served {
+		return s, time.Nanosecond, err
+	}
 	return s, 0, err
 }
 
 // scanUse runs use over the scan for key (see scan) and returns the
-// snapshot, use's result and whether the snapshot came from the cache.
+// snapshot, use's result and whether the snapshot came from the cache (use
+// is told too: data derived from a cached snapshot is worth keeping).
 // When use finds nothing (empty) in a cached scan at least
 // Policy.EmptyRecheck old, the key is scanned afresh once (the scan is
 // stored, and obs sees it as it did the first) and use runs again on it:
 // the reference's guard against a cached scan older than the files the call
 // looks for. It is the one place where an operation reads the cache.
 func scanUse[T any](key scancache.Key, useCache bool, tok *cancel.Token, obs []scancache.Observer,
-	use func(*scancache.Snapshot) (res T, empty bool, err error)) (*scancache.Snapshot, T, bool, error) {
+	use func(s *scancache.Snapshot, cached bool) (res T, empty bool, err error)) (*scancache.Snapshot, T, bool, error) {
 	var res T
 	snap, age, err := scan(key, useCache, tok, obs...)
 	if err != nil {
 		return nil, res, false, err
 	}
-	res, empty, err := use(snap)
+	res, empty, err := use(snap, age > 0)
 	if err == nil && empty && useCache && age > 0 && age >= scanCache().Policy().EmptyRecheck {
 		age = 0
 		if snap, err = scanCache().Rescan(key, true, tok, obs...); err == nil {
-			res, _, err = use(snap)
+			res, _, err = use(snap, false)
 		}
 	}
 	return snap, res, age > 0, err

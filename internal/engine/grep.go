@@ -289,23 +289,10 @@ func (g *grepper) searchDir(abs string) error {
 	if done, err := g.viaIndex(root, key); done {
 		return err // served by the content index (grep_index.go)
 	}
-	if !g.o.Cache {
-		// A scan (sorted, so one directory's files are adjacent), then
-		// the files searched by directory runs as for a cached scan:
-		// cheaper than searching each file by its absolute path during
-		// the walk (what this did before), though the walk and the
-		// searches no longer overlap.
-		es, err := walk.Scan(key.Options(g.tok))
-		if err != nil {
-			return err
-		}
-		files, err := g.candidates(pointers(es), len(es), 0)
-		if err != nil {
-			return err
-		}
-		return g.searchAll(root, files, 0)
-	}
-	_, files, _, err := scanUse(key, true, g.tok, nil, func(s *scancache.Snapshot) ([]*walk.Entry, bool, error) {
+	// Without the cache: the root's watched scan when it has one (current
+	// as of the call), else a walk (sorted, so one directory's files are
+	// adjacent); either way the files are searched by directory runs.
+	_, files, _, err := scanUse(key, g.o.Cache, g.tok, nil, func(s *scancache.Snapshot, _ bool) ([]*walk.Entry, bool, error) {
 		files, err := g.candidates(s.All(), s.Len(), 0)
 		return files, len(files) == 0, err
 	})

@@ -14,6 +14,7 @@ import (
 	"time"
 
 	"github.com/fscache/fscache/internal/cancel"
+	"github.com/fscache/fscache/internal/mounts"
 	"github.com/fscache/fscache/internal/walk"
 	"github.com/fscache/fscache/internal/watch"
 )
@@ -99,6 +100,9 @@ type Cache struct {
 
 	// newWatcher makes a root's watcher (watch.New; a test hook).
 	newWatcher func() (watch.Watcher, error)
+	// remoteAt names the network or FUSE file system that holds a root or
+	// lies below it, "" when none does (mounts; a test hook).
+	remoteAt func(root string) string
 	// watchOff says why nothing is watched ("" when watching is on).
 	watchOff string
 	// roots are the watchers, by root.
@@ -106,7 +110,10 @@ type Cache struct {
 	// sticky are the roots that fell back to the TTL policy for good,
 	// with the reason.
 	sticky map[string]string
-	st     counters
+	// uncachedSeen is when each key last had an uncached call
+	// (uncached.go).
+	uncachedSeen map[Key]time.Time
+	st           counters
 }
 
 // entry is a cached partition: its snapshot and, when it is kept current
@@ -127,12 +134,17 @@ type flight struct {
 // the empty-result recheck without waiting for the wall clock.
 func (c *Cache) SetClock(now func() time.Time) { c.now = now }
 
+// SetRemoteAt replaces how c finds a network or FUSE file system holding a
+// root (the mount table), before c is used: tests make a local root look
+// remote.
+func SetRemoteAt(c *Cache, f func(root string) string) { c.remoteAt = f }
+
 // New returns an empty cache with the given policy. scan nil means
 // walk.Scan; only then are scans watched (when p.Watch is set).
 func New(p Policy, scan ScanFunc) *Cache {
-	c := &Cache{policy: p, scan: scan, custom: scan != nil, now: time.Now, newWatcher: watch.New,
+	c := &Cache{policy: p, scan: scan, custom: scan != nil, now: time.Now, newWatcher: watch.New, remoteAt: remoteAt,
 		entries: map[Key]*entry{}, pending: map[Key]*flight{},
-		roots: map[string]*rootWatch{}, sticky: map[string]string{}}
+		roots: map[string]*rootWatch{}, sticky: map[string]string{}, uncachedSeen: map[Key]time.Time{}}
 	switch {
 	case !p.Watch || scan != nil:
 		c.watchOff = ReasonDisabled
@@ -155,6 +167,16 @@ func New(p Policy, scan ScanFunc) *Cache {
 		c.scan = func(k Key, tok *cancel.Token) ([]walk.Entry, error) { return c.observed(k, tok, nil) }
 	}
 	return c
+}
+
+// remoteAt reads the mount table and names the remote file system
+// (mounts.Remote) holding root or mounted below it; "" when there is none
+// or the table cannot be read.
+func remoteAt(root string) string {
+	if t := mounts.Read(); t != nil {
+		return t.RemoteAt(root)
+	}
+	return ""
 }
 
 // Policy returns the cache's policy.
@@ -313,10 +335,12 @@ func (c *Cache) Len() int {
 	return len(c.entries)
 }
 
-// InvalidateAll drops every cached scan.
+// InvalidateAll drops every cached scan, and forgets the uncached calls
+// seen (the next uncached call of any key is a first one).
 func (c *Cache) InvalidateAll() {
 	c.mu.Lock()
 	clear(c.entries)
+	clear(c.uncachedSeen)
 	for _, rw := range c.roots {
 		c.closeRoot(rw)
 	}

@@ -59,6 +59,9 @@ const (
 	ReasonSymlinks    = "symlinks_followed"
 	ReasonError       = "error"
 	ReasonDisabled    = "disabled"
+	// ReasonRemoteFS: the root is on, or holds, a network or FUSE file
+	// system, whose changes made elsewhere raise no event here.
+	ReasonRemoteFS = "remote_fs"
 )
 
 // counters are the cache's statistics, guarded by Cache.mu.
@@ -72,6 +75,10 @@ type counters struct {
 	fullScanTime  time.Duration
 	hits          int64
 	fallbacks     map[string]int64
+	// uncachedServed counts the uncached calls answered from a watched
+	// partition, uncachedWalks those that walked, by reason (uncached.go).
+	uncachedServed int64
+	uncachedWalks  map[string]int64
 }
 
 // Stats describes the cache: what it holds, what it watches, and what
@@ -104,6 +111,12 @@ type Stats struct {
 	// entries they read, FullScanTime their total time.
 	FullScans, FullScanEntries int64
 	FullScanTime               time.Duration
+	// UncachedServed counts the calls made without the cache that were
+	// answered from a watched partition (current as of the call);
+	// UncachedWalks counts, by reason, those that walked instead (see
+	// Cache.Uncached).
+	UncachedServed int64
+	UncachedWalks  map[string]int64
 }
 
 // Stats returns a snapshot of the cache's statistics.
@@ -114,7 +127,11 @@ func (c *Cache) Stats() Stats {
 		WatchOff: c.watchOff, Fallbacks: map[string]int64{}, FallbackRoots: map[string]string{},
 		Hits: c.st.hits, EventsApplied: c.st.eventsApplied, Refreshes: c.st.refreshes,
 		RefreshEntries: c.st.refreshRead, RefreshTime: c.st.refreshTime, FullScans: c.st.fullScans,
-		FullScanEntries: c.st.fullScanRead, FullScanTime: c.st.fullScanTime}
+		FullScanEntries: c.st.fullScanRead, FullScanTime: c.st.fullScanTime,
+		UncachedServed: c.st.uncachedServed, UncachedWalks: map[string]int64{}}
+	for r, n := range c.st.uncachedWalks {
+		s.UncachedWalks[r] = n
+	}
 	for _, e := range c.entries {
 		if e.rw != nil {
 			s.Watched++
@@ -150,6 +167,13 @@ func (c *Cache) rootFor(root string) *rootWatch {
 	}
 	if rw := c.roots[root]; rw != nil {
 		return rw
+	}
+	if typ := c.remoteAt(root); typ != "" {
+		// Changes made on another machine (or by a FUSE server) raise no
+		// event here: the root is served by TTL, and uncached calls walk.
+		c.countFallback(ReasonRemoteFS)
+		c.sticky[root] = ReasonRemoteFS
+		return nil
 	}
 	w, err := c.newWatcher()
 	if err != nil {

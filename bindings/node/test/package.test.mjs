@@ -445,8 +445,13 @@ describe("cancellation", () => {
   }, { skip: !ours });
 
   it("timeoutMs rejects with Aborted: Timeout", async () => {
+    // Each call walks: an uncached call on a root called twice before is
+    // answered from its watched scan, too fast to time out.
+    invalidateFsScanCache();
     await rejectsWith(glob({ pattern: "*", path: big, timeoutMs: 1 }), "Aborted: Timeout", "timeout");
+    invalidateFsScanCache();
     await rejectsWith(grep({ pattern: "x", path: big, timeoutMs: 1 }), "Aborted: Timeout", "timeout");
+    invalidateFsScanCache();
     await rejectsWith(fuzzyFind({ query: "f", path: big, timeoutMs: 1 }), "Aborted: Timeout", "timeout");
     const ok = await glob({ pattern: "*.ts", path: root, timeoutMs: 60_000 });
     assert.equal(ok.totalMatches, 3);

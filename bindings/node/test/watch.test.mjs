@@ -39,6 +39,29 @@ it("cacheStats() has every documented field", () => {
   }
   assert.equal(typeof s.grepIndex.enabled, "boolean");
   assert.equal(typeof s.grepIndex.fallbacks, "object");
+  assert.equal(typeof s.uncached.served, "number");
+  assert.equal(typeof s.uncached.walks, "object");
+});
+
+it("uncached calls are answered from the watched scan from the third on, current", async () => {
+  if (process.platform !== "linux") return; // nothing is watched elsewhere
+  const root = tree();
+  try {
+    // The glob tool's shape (no cache).
+    const o = { pattern: "**/*.ts", path: root, maxResults: 200, sortByMtime: true, gitignore: true, recursive: false };
+    const served0 = cacheStats().uncached.served;
+    for (let i = 0; i < 3; i++) assert.equal(paths(await glob(o)), "src/ui/button.ts");
+    assert.equal(cacheStats().uncached.served, served0 + 1);
+    fs.writeFileSync(path.join(root, "src", "ui", "input.ts"), "x");
+    fs.renameSync(path.join(root, "src", "ui"), path.join(root, "src", "widgets"));
+    assert.equal(paths(await glob(o)), "src/widgets/button.ts src/widgets/input.ts");
+    const s = cacheStats();
+    assert.equal(s.uncached.served, served0 + 2, JSON.stringify(s));
+    assert.ok(s.uncached.walks.first_call >= 1 && s.uncached.walks.watch_started >= 1, JSON.stringify(s));
+  } finally {
+    invalidateFsScanCache();
+    fs.rmSync(root, { recursive: true, force: true });
+  }
 });
 
 it("a watched cached call sees changes without invalidation", async () => {

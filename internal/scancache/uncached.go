@@ -1,0 +1,123 @@
+package scancache
+
+import (
+	"time"
+
+	"github.com/fscache/fscache/internal/cancel"
+)
+
+// Uncached calls. A call made without the cache wants an answer as of the
+// call, not one as old as a TTL. A watched partition gives exactly that
+// once its root's pending events are drained (see watched.go): it is what
+// a walk made now would find. So an uncached call is answered from the
+// partition of its key when that partition is cached and watched, and
+// walks otherwise, as it always did.
+//
+// A key becomes watched for uncached calls at its second uncached call
+// within UncachedWindow (the rule of grep's index): that call walks as it
+// would have, but stores its scan and watches the root, and the calls
+// after it are answered from the watched partition. One call alone (a
+// one-shot process, a directory looked at once) never pays for watches it
+// would not use.
+
+// UncachedWindow is how close two uncached calls of one key must be for
+// the second to make the key watched.
+const UncachedWindow = 5 * time.Minute
+
+// Reasons an uncached call walked (Stats.UncachedWalks), beside the
+// fallback reasons of a root (ReasonOverflow, ReasonWatchLimit,
+// ReasonRootGone, ReasonRemoteFS, ...) and of the cache (ReasonDisabled,
+// ReasonUnsupported).
+const (
+	// UncachedFirst: the key's first uncached call in the window.
+	UncachedFirst = "first_call"
+	// UncachedNotWatched: the key's partition was stored but is not kept
+	// current (say, its walk followed a symbolic link); it is never served
+	// to an uncached call.
+	UncachedNotWatched = "not_watched"
+	// UncachedWatchStarted: the call that made the key watched (it walked
+	// and stored its scan).
+	UncachedWatchStarted = "watch_started"
+)
+
+// maxUncachedSeen bounds the keys remembered for the second-call rule.
+const maxUncachedSeen = 256
+
+// Uncached returns the scan for a call made without the cache, current as
+// of the call: the watched partition k when there is one (after its root's
+// events are drained; served is then true and obs is not called), else a
+// fresh walk (see Rescan(k, false)), which at the key's second uncached
+// call within UncachedWindow is stored and watched for the calls after it.
+func (c *Cache) Uncached(k Key, tok *cancel.Token, obs ...Observer) (s *Snapshot, served bool, err error) {
+	c.mu.Lock()
+	if c.watchOff != "" {
+		c.countUncached(c.watchOff)
+		c.mu.Unlock()
+		s, err = c.Rescan(k, false, tok, obs...)
+		return s, false, err
+	}
+	if e, ok := c.entries[k]; ok && e.rw != nil {
+		c.syncRoot(e.rw) // may drop the entry (overflow, root moved)
+		if e, ok := c.entries[k]; ok && e.rw != nil {
+			c.st.uncachedServed++
+			s = e.snap
+			c.mu.Unlock()
+			return s, true, nil
+		}
+	}
+	promote, reason := c.noteUncached(k)
+	c.mu.Unlock()
+	if !promote {
+		s, err = c.Rescan(k, false, tok, obs...)
+		c.mu.Lock()
+		c.countUncached(reason)
+		c.mu.Unlock()
+		return s, false, err
+	}
+	s, err = c.Rescan(k, true, tok, obs...)
+	c.mu.Lock()
+	if e, ok := c.entries[k]; !ok || e.rw == nil {
+		reason = UncachedNotWatched
+		if r, ok := c.sticky[k.Root]; ok {
+			reason = r
+		}
+		c.countUncached(reason)
+	} else {
+		c.countUncached(UncachedWatchStarted) // this call walked; the next is served
+	}
+	c.mu.Unlock()
+	return s, false, err
+}
+
+// noteUncached records an uncached call of k now and says whether it
+// should make k watched, or why the call walks. c.mu held.
+func (c *Cache) noteUncached(k Key) (promote bool, reason string) {
+	if r, ok := c.sticky[k.Root]; ok {
+		return false, r
+	}
+	now := c.now()
+	last, seen := c.uncachedSeen[k]
+	if !seen && len(c.uncachedSeen) >= maxUncachedSeen {
+		for o, t := range c.uncachedSeen {
+			if now.Sub(t) > UncachedWindow {
+				delete(c.uncachedSeen, o)
+			}
+		}
+		if len(c.uncachedSeen) >= maxUncachedSeen {
+			clear(c.uncachedSeen) // all recent: start over rather than grow
+		}
+	}
+	c.uncachedSeen[k] = now
+	if seen && now.Sub(last) <= UncachedWindow {
+		return true, ""
+	}
+	return false, UncachedFirst
+}
+
+// countUncached counts an uncached call that walked, by reason. c.mu held.
+func (c *Cache) countUncached(reason string) {
+	if c.st.uncachedWalks == nil {
+		c.st.uncachedWalks = map[string]int64{}
+	}
+	c.st.uncachedWalks[reason]++
+}
