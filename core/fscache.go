@@ -39,44 +39,43 @@ import (
 	"errors"
 
 	"github.com/fscache/fscache/internal/engine"
-	"github.com/fscache/fscache/internal/walk"
 )
 
-// FileType is the kind of a filesystem entry, with pi-natives' values
-// (File 1, Dir 2, Symlink 3).
-type FileType = walk.FileType
+// FileType is the kind of a filesystem entry, with pi-natives' values.
+type FileType uint8
 
 // The entry kinds. Sockets, FIFOs and devices are never reported.
 const (
-	File    = walk.File
-	Dir     = walk.Dir
-	Symlink = walk.Symlink
+	File    FileType = 1
+	Dir     FileType = 2
+	Symlink FileType = 3
 )
 
-// Code classifies an Error: CodePathNotFound ("Path not found: <path>"),
-// CodeNotADirectory ("Search path must be a directory: <path>"),
-// CodeInvalidGlob ("Invalid glob pattern: <detail>"), CodeInvalidRegex
-// ("Regex error: <detail>"), CodeTimeout ("Aborted: Timeout"), CodeAborted
-// ("Aborted: Signal"), whose messages start like pi-natives';
-// CodeInvalidOptions, whose message names the offending option; and
-// CodeInternal, an unexpected failure.
-type Code = engine.Code
+// Code classifies an Error.
+type Code string
 
-// The error codes.
+// The error codes. The messages of the first six start like pi-natives'.
 const (
-	CodePathNotFound   = engine.CodePathNotFound
-	CodeNotADirectory  = engine.CodeNotADirectory
-	CodeInvalidGlob    = engine.CodeInvalidGlob
-	CodeInvalidRegex   = engine.CodeInvalidRegex
-	CodeTimeout        = engine.CodeTimeout
-	CodeAborted        = engine.CodeAborted
-	CodeInvalidOptions = engine.CodeInvalidOptions
-	CodeInternal       = engine.CodeInternal
+	CodePathNotFound   Code = "path_not_found"  // "Path not found: <path>"
+	CodeNotADirectory  Code = "not_a_directory" // "Search path must be a directory: <path>"
+	CodeInvalidGlob    Code = "invalid_glob"    // "Invalid glob pattern: <detail>"
+	CodeInvalidRegex   Code = "invalid_regex"   // "Regex error: <detail>"
+	CodeTimeout        Code = "timeout"         // "Aborted: Timeout"
+	CodeAborted        Code = "aborted"         // "Aborted: Signal"
+	CodeInvalidOptions Code = "invalid_options" // names the offending option
+	CodeInternal       Code = "internal"        // an unexpected failure
 )
 
-// Error is the error of every function of this package: its Code and
-// Message (err.Error()).
-type Error = engine.Error
+// Error is the error of every function of this package; use errors.As
+// with a *Error to read its Code.
+type Error struct {
+	// Code classifies the error.
+	Code Code
+	// Message is the whole message, err.Error().
+	Message string
+}
+
+func (e *Error) Error() string { return e.Message }
 
 // Bool returns a pointer to v, for the optional fields of the options.
 func Bool(v bool) *bool { return &v }
@@ -98,9 +97,9 @@ func publicError(err error) error {
 	if err == nil {
 		return nil
 	}
-	var e *Error
+	var e *engine.Error
 	if errors.As(err, &e) {
-		return e
+		return &Error{Code: Code(e.Code), Message: e.Message}
 	}
 	return &Error{Code: CodeInternal, Message: err.Error()}
 }

@@ -48,22 +48,24 @@ type GlobOptions struct {
 type GlobMatch struct {
 	// Path is relative to the searched directory, '/'-separated.
 	Path string
-	// FileType is the entry's kind.
+	// FileType is the entry's kind; a symlink that passed a File or Dir
+	// filter has its target's kind.
 	FileType FileType
-	// Mtime is the modification time in ms since the epoch with
-	// SortByMtime, -1 otherwise.
+	// Mtime is the modification time (of the entry itself) in ms since the
+	// epoch with SortByMtime, -1 otherwise.
 	Mtime int64
+	// Size is the size in bytes of a regular file with SortByMtime, -1
+	// otherwise.
+	Size int64
 }
 
 // GlobResult is the result of Glob.
 type GlobResult struct {
+	// Matches are the entries found, in path order (newest first with
+	// SortByMtime), at most MaxResults of them.
 	Matches []GlobMatch
 	// TotalMatches is len(Matches).
 	TotalMatches int
-}
-
-func globMatch(e *walk.Entry) GlobMatch {
-	return GlobMatch{Path: e.Path, FileType: FileType(e.Type), Mtime: e.Mtime}
 }
 
 // Glob finds the entries under o.Path whose relative path matches
@@ -84,26 +86,7 @@ func Glob(ctx context.Context, o GlobOptions) (GlobResult, error) {
 	if err != nil {
 		return GlobResult{}, publicError(err)
 	}
-	return GlobResult{Matches: convert(r.Matches, globMatch), TotalMatches: r.TotalMatches}, nil
-}
-
-// nonNil returns s, or an empty slice when s is nil: a result's slices
-// are never nil.
-func nonNil[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
-}
-
-// convert returns f of every element of in, in order (an empty slice, not
-// nil, when in is empty).
-func convert[S, D any](in []S, f func(*S) D) []D {
-	out := make([]D, len(in))
-	for i := range in {
-		out[i] = f(&in[i])
-	}
-	return out
+	return globResult(&r), nil
 }
 
 // FuzzyFindOptions are the options of FuzzyFind (FuzzyFindOptions in
@@ -125,12 +108,24 @@ type FuzzyFindOptions struct {
 	TimeoutMs *int64
 }
 
-// FuzzyFindMatch is one scored path. A directory's path ends with '/'.
-type FuzzyFindMatch = engine.FuzzyFindMatch
+// FuzzyFindMatch is one scored path.
+type FuzzyFindMatch struct {
+	// Path is relative to the searched directory, '/'-separated; a
+	// directory's path ends with '/'.
+	Path string
+	// IsDirectory reports that the entry is a directory (or a link to one).
+	IsDirectory bool
+	// Score is how well Path matched the query; higher is better.
+	Score int
+}
 
-// FuzzyFindResult is the result of FuzzyFind: Matches, the best MaxResults
-// by score then path, and TotalMatches, every entry that scored.
-type FuzzyFindResult = engine.FuzzyFindResult
+// FuzzyFindResult is the result of FuzzyFind.
+type FuzzyFindResult struct {
+	// Matches holds the best MaxResults matches, by score then path.
+	Matches []FuzzyFindMatch
+	// TotalMatches counts every entry that scored.
+	TotalMatches int
+}
 
 // FuzzyFind scores every entry under o.Path (links followed, node_modules
 // skipped) against o.Query, as an @-mention autocomplete does.
@@ -142,8 +137,7 @@ func FuzzyFind(ctx context.Context, o FuzzyFindOptions) (FuzzyFindResult, error)
 	if err != nil {
 		return FuzzyFindResult{}, publicError(err)
 	}
-	r.Matches = nonNil(r.Matches)
-	return r, nil
+	return fuzzyFindResult(&r), nil
 }
 
 // GrepMode selects what Grep reports (GrepOutputMode in pi-natives).
@@ -152,11 +146,11 @@ type GrepMode int
 // The output modes.
 const (
 	// ModeContent reports matching lines, with optional context.
-	ModeContent GrepMode = GrepMode(engine.ModeContent)
+	ModeContent GrepMode = 0
 	// ModeCount reports one entry per file with its match count.
-	ModeCount GrepMode = GrepMode(engine.ModeCount)
+	ModeCount GrepMode = 1
 	// ModeFilesWithMatches reports one entry per file that matched.
-	ModeFilesWithMatches GrepMode = GrepMode(engine.ModeFilesWithMatches)
+	ModeFilesWithMatches GrepMode = 2
 )
 
 // GrepOptions are the options of Grep (GrepOptions in pi-natives 18.2).
@@ -186,10 +180,17 @@ type GrepOptions struct {
 	// Offset skips that many matches (files in ModeFilesWithMatches;
 	// default 0).
 	Offset *int
+	// ContextBefore is the number of lines reported before a match
+	// (ModeContent only). When it or ContextAfter is set, the two replace
+	// Context, an unset one reading as 0.
+	ContextBefore *int
+	// ContextAfter is the number of lines reported after a match, as
+	// ContextBefore.
+	ContextAfter *int
 	// Context is the number of lines reported on both sides of a match
-	// (default 0); ContextBefore and ContextAfter, when either is set,
-	// replace it (ModeContent only).
-	ContextBefore, ContextAfter, Context *int
+	// (default 0) when neither ContextBefore nor ContextAfter is set
+	// (ModeContent only).
+	Context *int
 	// MaxColumns truncates longer lines (in bytes) with "...".
 	MaxColumns *int
 	// Mode is the output mode (default ModeContent).
@@ -206,44 +207,84 @@ type GrepOptions struct {
 	OnMatch func(GrepMatch)
 }
 
-// ContextLine is one line of context around a match: LineNumber, Line.
-type ContextLine = engine.ContextLine
+// ContextLine is one line of context around a match.
+type ContextLine struct {
+	// LineNumber is the line's number in its file, from 1.
+	LineNumber int
+	// Line is the line's text, as the match's Line is reported (trailing
+	// white space trimmed, invalid UTF-8 replaced, shortened by MaxColumns).
+	Line string
+}
 
 // GrepMatch is one matching line, or one file's entry in ModeCount and
-// ModeFilesWithMatches (LineNumber 0, Line ""): Path (relative to the
-// searched directory, or as given when Path is a file), LineNumber, Line,
-// ContextBefore, ContextAfter, Truncated (MaxColumns shortened Line) and
-// MatchCount (ModeCount only).
-type GrepMatch = engine.GrepMatch
+// ModeFilesWithMatches (LineNumber 0, Line "").
+type GrepMatch struct {
+	// Path is relative to the searched directory, '/'-separated (the path
+	// as given when GrepOptions.Path is a file).
+	Path string
+	// LineNumber is the matching line's number, from 1 (0 in ModeCount and
+	// ModeFilesWithMatches).
+	LineNumber int
+	// Line is the matching line, trailing white space trimmed and invalid
+	// UTF-8 replaced by U+FFFD ("" in ModeCount and ModeFilesWithMatches).
+	Line string
+	// ContextBefore holds the lines before the match that the context
+	// options asked for, in order (nil when none).
+	ContextBefore []ContextLine
+	// ContextAfter holds the lines after the match, in order (nil when
+	// none).
+	ContextAfter []ContextLine
+	// Truncated reports that MaxColumns shortened Line.
+	Truncated bool
+	// MatchCount is the file's number of matches, in ModeCount only (nil
+	// otherwise).
+	MatchCount *int
+}
 
-// GrepResult is the result of Grep: Matches; TotalMatches, the matches
-// over all files, each file counted up to one past its cap (files with a
-// match in ModeFilesWithMatches); FilesWithMatches; FilesSearched; and
-// LimitReached, true when MaxCount stopped the output.
-type GrepResult = engine.GrepResult
+// GrepResult is the result of Grep.
+type GrepResult struct {
+	// Matches are the reported matches (files in ModeCount and
+	// ModeFilesWithMatches), by path then line, after Offset and MaxCount.
+	Matches []GrepMatch
+	// TotalMatches counts matches over all files, each file counted up to
+	// one past its cap (files with a match in ModeFilesWithMatches).
+	TotalMatches int
+	// FilesWithMatches counts the files with at least one match.
+	FilesWithMatches int
+	// FilesSearched counts the files searched.
+	FilesSearched int
+	// LimitReached is true when MaxCount (or MaxCountPerFile) stopped the
+	// output.
+	LimitReached bool
+}
 
 // Grep searches the files under o.Path (or the file o.Path) for lines
 // matching o.Pattern, with ripgrep's file selection (ignore files, hidden
 // files, binary files and files over 4 MiB skipped).
 func Grep(ctx context.Context, o GrepOptions) (GrepResult, error) {
-	eo := engine.GrepOptions{
+	var on func(engine.GrepMatch) error
+	if o.OnMatch != nil {
+		on = func(m engine.GrepMatch) error { o.OnMatch(grepMatchAlone(&m)); return nil }
+	}
+	r, err := engine.Grep(grepOptions(ctx, o), on)
+	if err != nil {
+		return GrepResult{}, publicError(err)
+	}
+	return grepResult(&r), nil
+}
+
+// grepOptions are the engine's options for Grep(ctx, o).
+func grepOptions(ctx context.Context, o GrepOptions) engine.GrepOptions {
+	return engine.GrepOptions{
 		Pattern: o.Pattern, Path: o.Path, Glob: o.Glob, Type: o.Type, IgnoreCase: o.IgnoreCase,
 		Multiline: o.Multiline, Hidden: o.Hidden, Gitignore: o.Gitignore, Cache: o.Cache,
 		MaxCount: o.MaxCount, Offset: o.Offset, ContextBefore: o.ContextBefore,
 		ContextAfter: o.ContextAfter, Context: o.Context, MaxColumns: o.MaxColumns,
 		Mode: engine.GrepMode(o.Mode), MaxCountPerFile: o.MaxCountPerFile,
-		Cancel: cancelOf(ctx, o.TimeoutMs),
+		// Grouped: the matches stay by file and are converted once, into
+		// GrepResult.Matches, not copied into one engine slice first.
+		Grouped: true, Cancel: cancelOf(ctx, o.TimeoutMs),
 	}
-	var on func(engine.GrepMatch) error
-	if o.OnMatch != nil {
-		on = func(m engine.GrepMatch) error { o.OnMatch(m); return nil }
-	}
-	r, err := engine.Grep(eo, on)
-	if err != nil {
-		return GrepResult{}, publicError(err)
-	}
-	r.Matches = nonNil(r.Matches)
-	return r, nil
 }
 
 // ListWorkspaceOptions are the options of ListWorkspace
@@ -268,19 +309,30 @@ type ListWorkspaceOptions struct {
 	TimeoutMs *int64
 }
 
-// WorkspaceEntry is one entry of ListWorkspace: Path (relative to the
-// root, '/'-separated), Type (the entry's own kind: links are not
-// followed), Mtime (of the entry itself, in ms since the epoch with a
-// fractional part; an AGENTS.md file found by CollectAgentsMd has whole
-// milliseconds, as in the reference) and Size (of a regular file, -1 for
-// other kinds).
-type WorkspaceEntry = engine.WorkspaceEntry
+// WorkspaceEntry is one entry of ListWorkspace.
+type WorkspaceEntry struct {
+	// Path is relative to the root, '/'-separated.
+	Path string
+	// Type is the entry's own kind (links are not followed).
+	Type FileType
+	// Mtime is the modification time (of the entry itself) in ms since the
+	// epoch, with a fractional part; an AGENTS.md file found by
+	// CollectAgentsMd has whole milliseconds, as in pi-natives.
+	Mtime float64
+	// Size is the size in bytes of a regular file, -1 for other kinds.
+	Size int64
+}
 
-// ListWorkspaceResult is the result of ListWorkspace: Entries, those within
-// MaxDepth sorted by path (byte order); AgentsMdFiles, the relative paths
-// of the AGENTS.md files found with CollectAgentsMd, sorted, never nil; and
-// Truncated, true when AgentsMdFiles was capped.
-type ListWorkspaceResult = engine.ListWorkspaceResult
+// ListWorkspaceResult is the result of ListWorkspace.
+type ListWorkspaceResult struct {
+	// Entries are those within MaxDepth, sorted by path (byte order).
+	Entries []WorkspaceEntry
+	// AgentsMdFiles are the relative paths of the AGENTS.md files found
+	// with CollectAgentsMd, sorted; never nil.
+	AgentsMdFiles []string
+	// Truncated reports that AgentsMdFiles was capped (at 200).
+	Truncated bool
+}
 
 // ListWorkspace walks o.Path once, as a coding agent does at start-up: the
 // tree to o.MaxDepth and, with CollectAgentsMd, the directory-scoped
@@ -293,6 +345,5 @@ func ListWorkspace(ctx context.Context, o ListWorkspaceOptions) (ListWorkspaceRe
 	if err != nil {
 		return ListWorkspaceResult{}, publicError(err)
 	}
-	r.Entries = nonNil(r.Entries)
-	return r, nil
+	return listWorkspaceResult(&r), nil
 }
