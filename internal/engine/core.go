@@ -2,8 +2,8 @@
 // ListWorkspace, Invalidate) with the behaviour of @oh-my-pi/pi-natives,
 // over the process-wide scan cache. It knows nothing of C, JSON or
 // JavaScript: it takes typed options and returns typed results. The public
-// package (github.com/fscache/fscache) wraps it for Go programs; capi calls
-// it directly, fast paths included (GlobSelect, grouped grep results).
+// package (github.com/fscache/fscache/core) wraps it for Go programs; capi
+// calls it directly, fast paths included (GlobSelect, grouped grep results).
 package engine
 
 import (
@@ -178,16 +178,17 @@ func start(c Cancel, path string) (*cancel.Token, string, error) {
 // scan returns the entries for key: from the cache when useCache, else the
 // scan of a call made without the cache, current as of the call (see
 // scancache.Cache.Uncached: the key's watched partition when there is one,
-// a fresh walk otherwise). age is 0 for a walk this call ran, the entry's
-// age for a cached answer (a watched partition's is 1ns: current).
+// a fresh walk otherwise, which drops an entry served by TTL when drop is
+// set). age is 0 for a walk this call ran, the entry's age for a cached
+// answer (a watched partition's is 1ns: current).
 // obs, when given, sees the entries of a scan this call runs (see
 // scancache.Cache.Get).
-func scan(key scancache.Key, useCache bool, tok *cancel.Token, obs ...scancache.Observer) (*scancache.Snapshot, time.Duration, error) {
+func scan(key scancache.Key, useCache, drop bool, tok *cancel.Token, obs ...scancache.Observer) (*scancache.Snapshot, time.Duration, error) {
 	c := scanCache()
 	if useCache {
 		return c.Get(key, tok, obs...)
 	}
-	s, served, err := c.Uncached(key, tok, obs...)
+	s, served, err := c.Uncached(key, drop, tok, obs...)
 	if served {
 		return s, time.Nanosecond, err
 	}
@@ -202,10 +203,12 @@ func scan(key scancache.Key, useCache bool, tok *cancel.Token, obs ...scancache.
 // stored, and obs sees it as it did the first) and use runs again on it:
 // the reference's guard against a cached scan older than the files the call
 // looks for. It is the one place where an operation reads the cache.
-func scanUse[T any](key scancache.Key, useCache bool, tok *cancel.Token, obs []scancache.Observer,
+// Without useCache, a walk drops the key's entry served by TTL (glob and
+// fuzzyFind, as the reference does) unless keep is set (grep).
+func scanUse[T any](key scancache.Key, useCache, keep bool, tok *cancel.Token, obs []scancache.Observer,
 	use func(s *scancache.Snapshot, cached bool) (res T, empty bool, err error)) (*scancache.Snapshot, T, bool, error) {
 	var res T
-	snap, age, err := scan(key, useCache, tok, obs...)
+	snap, age, err := scan(key, useCache, !keep, tok, obs...)
 	if err != nil {
 		return nil, res, false, err
 	}

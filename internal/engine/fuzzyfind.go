@@ -62,7 +62,7 @@ func FuzzyFind(o FuzzyFindOptions) (res FuzzyFindResult, err error) {
 		best  []FuzzyFindMatch
 		total int
 	}
-	_, sc, _, err := scanUse(key, o.Cache, tok, nil, func(s *scancache.Snapshot, cached bool) (scored, bool, error) {
+	_, sc, _, err := scanUse(key, o.Cache, false, tok, nil, func(s *scancache.Snapshot, cached bool) (scored, bool, error) {
 		best, total, err := score(q, s, cached, limit, tok)
 		return scored{best, total}, total == 0 && !q.Empty(), err
 	})

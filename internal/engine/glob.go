@@ -141,7 +141,7 @@ func GlobSelect(o GlobOptions, onMatch func(GlobMatch) error) (sel GlobSelection
 		idx     []int32
 		retyped map[int32]walk.FileType
 	}
-	snap, pick, hit, err := scanUse(key, o.Cache, tok, obs, func(s *scancache.Snapshot, _ bool) (picked, bool, error) {
+	snap, pick, hit, err := scanUse(key, o.Cache, false, tok, obs, func(s *scancache.Snapshot, _ bool) (picked, bool, error) {
 		idx, retyped, err := filter(s)
 		return picked{idx, retyped}, len(idx) == 0, err
 	})

@@ -55,9 +55,7 @@ type GrepOptions struct {
 	MaxCountPerFile *int
 	// Grouped (ours, for encoders) leaves a content-mode result's Matches
 	// empty and keeps its matches by file, read with EachMatch: a large
-	// result is then not copied into one slice of GrepMatch. (EachMatch is
-	// a function, not a method, so that fscache.GrepResult, an alias of
-	// GrepResult, does not export it.)
+	// result is then not copied into one slice of GrepMatch.
 	Grouped bool
 	Cancel
 }
@@ -85,7 +83,9 @@ type GrepMatch struct {
 type GrepResult struct {
 	Matches []GrepMatch
 	// TotalMatches counts matches over all files, each file counted up to
-	// one past its cap (files with a match in ModeFilesWithMatches).
+	// one past its cap (files with a match in ModeFilesWithMatches); with
+	// MaxCount, over the files up to the one that completed the answer
+	// (grep_limit.go), as FilesWithMatches.
 	TotalMatches     int
 	FilesWithMatches int
 	FilesSearched    int
@@ -93,6 +93,7 @@ type GrepResult struct {
 	LimitReached bool
 
 	groups []fileResult // the matches of a Grouped call, by file in order
+	read   int          // files read (tests: a grep that stops reads fewer)
 }
 
 // EachMatch calls fn with every match of r in order, stopping at fn's
@@ -124,6 +125,7 @@ type fileResult struct {
 	path    string
 	matches []search.Match
 	count   int
+	idx     int // the file's position in the list searched (path order)
 }
 
 // grepper holds one Grep call's compiled state.
@@ -139,6 +141,13 @@ type grepper struct {
 	mu       sync.Mutex
 	results  []fileResult
 	searched int
+	// listed is the number of files searchAll was given, skipped those
+	// an index ruled out (counted as searched), unread the positions of
+	// the files that could not be read: what filesSearched counts when the
+	// call stops at a complete answer (grep_limit.go).
+	listed, skipped int
+	unread          []int
+	read            int // files read
 	// fail, once set, ends the call: a pattern over its backtracking
 	// budget in some file.
 	fail error
@@ -292,7 +301,7 @@ func (g *grepper) searchDir(abs string) error {
 	// Without the cache: the root's watched scan when it has one (current
 	// as of the call), else a walk (sorted, so one directory's files are
 	// adjacent); either way the files are searched by directory runs.
-	_, files, _, err := scanUse(key, g.o.Cache, g.tok, nil, func(s *scancache.Snapshot, _ bool) ([]*walk.Entry, bool, error) {
+	_, files, _, err := scanUse(key, g.o.Cache, true, g.tok, nil, func(s *scancache.Snapshot, _ bool) ([]*walk.Entry, bool, error) {
 		files, err := g.candidates(s.All(), s.Len(), 0)
 		return files, len(files) == 0, err
 	})
@@ -367,18 +376,20 @@ func (g *grepper) searchAll(root string, files []*walk.Entry, cut int) error {
 		}
 	}
 	workers := min(max(1, numWorkers()), len(runs))
+	g.listed = len(files)
+	prog := newProgress(limitNeed(g.o), len(runs))
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	for range workers {
 		wg.Go(func() {
 			buf := getReadBuf()
 			defer readBufs.Put(buf)
-			for g.check() == nil {
+			for g.check() == nil && !prog.stopped() {
 				i := int(next.Add(1) - 1)
 				if i >= len(runs) {
 					return
 				}
-				*buf = g.searchRun(root, rootDir, files[runs[i].lo:runs[i].hi], runs[i].dir, *buf, mounts, cut)
+				*buf = g.searchRun(root, rootDir, files, runs[i], i, prog, *buf, mounts, cut)
 			}
 		})
 	}
@@ -432,10 +443,14 @@ func inDir(p, dir string) bool {
 	return strings.IndexByte(p, '/') < 0
 }
 
-// searchRun searches the files of one directory, opened relative to it
-// (by their paths when the directory cannot be opened), reported without
-// their first cut bytes. rootDir is root opened (cwdDir when it is not).
-func (g *grepper) searchRun(root string, rootDir int, files []*walk.Entry, dir string, buf []byte, mounts *mountTable, cut int) []byte {
+// searchRun searches the files of one directory, the run number ri of
+// searchAll's list all, opened relative to it (by their paths when the
+// directory cannot be opened), reported without their first cut bytes.
+// rootDir is root opened (cwdDir when it is not). prog, when the call has a
+// limit, is told what the run's files hold, and stops the run (and the
+// call) once the files before it and the run's so far complete the answer.
+func (g *grepper) searchRun(root string, rootDir int, all []*walk.Entry, run dirRun, ri int, prog *progress, buf []byte, mounts *mountTable, cut int) []byte {
+	files, dir := all[run.lo:run.hi], run.dir
 	abs := root
 	if dir != "" {
 		abs = root + "/" + dir
@@ -468,8 +483,9 @@ func (g *grepper) searchRun(root string, rootDir int, files []*walk.Entry, dir s
 	// one buffer (on the stack for most directories).
 	var scratch [256]byte
 	named := append(scratch[:0], prefix...)
-	for _, f := range files {
-		if g.check() != nil {
+	got := 0
+	for k, f := range files {
+		if g.check() != nil || prog.stopped() {
 			return buf
 		}
 		p := f.FSPath()
@@ -482,8 +498,13 @@ func (g *grepper) searchRun(root string, rootDir int, files []*walk.Entry, dir s
 		} else {
 			data, read = readFile(abs+"/"+name, buf[:0])
 		}
-		buf = g.searchData(data, read, f.Path[cut:], buf)
+		var n int
+		buf, n = g.searchData(data, read, f.Path[cut:], run.lo+k, buf)
+		if got += n; n > 0 && prog.reached(ri, got) {
+			return buf
+		}
 	}
+	prog.finish(ri, got)
 	return buf
 }
 
@@ -492,25 +513,31 @@ func (g *grepper) searchRun(root string, rootDir int, files []*walk.Entry, dir s
 // next file. Unreadable, special and oversized files are skipped uncounted.
 func (g *grepper) searchFile(abs, display string, buf []byte) []byte {
 	data, ok := readFile(abs, buf[:0])
-	return g.searchData(data, ok, display, buf)
+	buf, _ = g.searchData(data, ok, display, 0, buf)
+	return buf
 }
 
-// searchData searches data, the content of the file display read into buf
-// (ok false when it could not be read), and returns the buffer to reuse.
-func (g *grepper) searchData(data []byte, ok bool, display string, buf []byte) []byte {
+// searchData searches data, the content of the file display (position idx
+// in the list searched) read into buf (ok false when it could not be
+// read), and returns the buffer to reuse and what the file contributes
+// toward a limit (contribution).
+func (g *grepper) searchData(data []byte, ok bool, display string, idx int, buf []byte) ([]byte, int) {
 	if cap(data) > cap(buf) {
 		buf = data[:0]
 	}
 	if !ok {
-		return buf
+		g.mu.Lock()
+		g.unread = append(g.unread, idx)
+		g.mu.Unlock()
+		return buf, 0
 	}
-	r := fileResult{path: display}
+	r := fileResult{path: display, idx: idx}
 	switch {
 	case g.o.Mode == ModeFilesWithMatches:
 		ok, err := g.m.HasMatchCancel(data, g.tok)
 		if err != nil {
 			g.searchFailed(err, display)
-			return buf
+			return buf, 0
 		}
 		if ok {
 			r.count = 1
@@ -530,7 +557,7 @@ func (g *grepper) searchData(data []byte, ok bool, display string, buf []byte) [
 		*scratch = r.matches // what putMatchBuf clears
 		if err != nil {
 			g.searchFailed(err, display)
-			return buf
+			return buf, 0
 		}
 		// A NUL past the prefix only matters to a file with matches: the
 		// rest of the file is scanned for one only then.
@@ -541,7 +568,7 @@ func (g *grepper) searchData(data []byte, ok bool, display string, buf []byte) [
 					r.matches, r.count, err = g.m.Search(data, g.perFile, true, nil, g.tok)
 					if err != nil {
 						g.searchFailed(err, display)
-						return buf
+						return buf, 0
 					}
 				}
 				r.matches, r.count = quitAtBinary(data, binaryPrefix+i, r.matches, r.count)
@@ -557,11 +584,12 @@ func (g *grepper) searchData(data []byte, ok bool, display string, buf []byte) [
 	}
 	g.mu.Lock()
 	g.searched++
+	g.read++
 	if r.count > 0 {
 		g.results = append(g.results, r)
 	}
 	g.mu.Unlock()
-	return buf
+	return buf, g.contribution(&r)
 }
 
 // binaryPrefix is the size of the reference searcher's first buffer: a NUL
@@ -634,8 +662,9 @@ func getReadBuf() *[]byte {
 // shape applies offset and maxCount over the files in path order, as the
 // reference does.
 func (g *grepper) shape() GrepResult {
+	g.trimToLimit()
 	slices.SortFunc(g.results, func(a, b fileResult) int { return strings.Compare(a.path, b.path) })
-	res := GrepResult{Matches: []GrepMatch{}, FilesSearched: g.searched, FilesWithMatches: len(g.results)}
+	res := GrepResult{Matches: []GrepMatch{}, FilesSearched: g.searched, FilesWithMatches: len(g.results), read: g.read}
 	offset := deref(g.o.Offset)
 	limit := -1
 	if g.o.MaxCount != nil {

@@ -376,6 +376,7 @@ func (g *grepper) serveFrom(gi *grepIndexes, r *indexedRoot, live *index.Live, r
 	err = g.searchAll(r.key.Root, search, cut)
 	g.mu.Lock()
 	g.searched += skipped // skipped files were read and hold no match
+	g.skipped += skipped
 	g.mu.Unlock()
 	return true, err
 }

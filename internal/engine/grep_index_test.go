@@ -72,6 +72,7 @@ func compareCases(t *testing.T, step string, cases []GrepOptions, wantServed boo
 		set(nil)
 		without, errWO := Grep(o, nil)
 		indexes = gi
+		with.read, without.read = 0, 0 // the index reads fewer files: that is its point
 		if fmt.Sprint(errW) != fmt.Sprint(errWO) || !reflect.DeepEqual(with, without) {
 			t.Fatalf("%s: %+v:\nindexed   %+v (%v)\nunindexed %+v (%v)", step, o, with, errW, without, errWO)
 		}
@@ -333,6 +334,7 @@ func compareIndexed2(t *testing.T, o GrepOptions) {
 	set(nil)
 	without, errWO := Grep(o, nil)
 	indexes = gi
+	with.read, without.read = 0, 0 // the index reads fewer files: that is its point
 	if fmt.Sprint(errW) != fmt.Sprint(errWO) || !reflect.DeepEqual(with, without) {
 		t.Fatalf("%+v:\nindexed   %+v (%v)\nunindexed %+v (%v)", o, with, errW, without, errWO)
 	}

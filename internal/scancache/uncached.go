@@ -46,14 +46,23 @@ const maxUncachedSeen = 256
 // Uncached returns the scan for a call made without the cache, current as
 // of the call: the watched partition k when there is one (after its root's
 // events are drained; served is then true and obs is not called), else a
-// fresh walk (see Rescan(k, false)), which at the key's second uncached
-// call within UncachedWindow is stored and watched for the calls after it.
-func (c *Cache) Uncached(k Key, tok *cancel.Token, obs ...Observer) (s *Snapshot, served bool, err error) {
+// fresh walk, which at the key's second uncached call within
+// UncachedWindow is stored and watched for the calls after it. A walk
+// that is not stored drops an entry of k served by TTL when drop is set
+// (Rescan(k, false): the reference's glob and fuzzyFind), and leaves the
+// cache alone otherwise (its grep).
+func (c *Cache) Uncached(k Key, drop bool, tok *cancel.Token, obs ...Observer) (s *Snapshot, served bool, err error) {
+	walk := func() (*Snapshot, error) {
+		if drop {
+			return c.Rescan(k, false, tok, obs...)
+		}
+		return c.fresh(k, tok, obs)
+	}
 	c.mu.Lock()
 	if c.watchOff != "" {
 		c.countUncached(c.watchOff)
 		c.mu.Unlock()
-		s, err = c.Rescan(k, false, tok, obs...)
+		s, err = walk()
 		return s, false, err
 	}
 	if e, ok := c.entries[k]; ok && e.rw != nil {
@@ -68,7 +77,7 @@ func (c *Cache) Uncached(k Key, tok *cancel.Token, obs ...Observer) (s *Snapshot
 	promote, reason := c.noteUncached(k)
 	c.mu.Unlock()
 	if !promote {
-		s, err = c.Rescan(k, false, tok, obs...)
+		s, err = walk()
 		c.mu.Lock()
 		c.countUncached(reason)
 		c.mu.Unlock()
