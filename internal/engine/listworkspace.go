@@ -11,6 +11,8 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/fscache/fscache/internal/cancel"
+	"github.com/fscache/fscache/internal/scancache"
 	"github.com/fscache/fscache/internal/walk"
 )
 
@@ -61,7 +63,10 @@ const (
 )
 
 // ListWorkspace walks o.Path once and returns the entries up to o.MaxDepth
-// and, with CollectAgentsMd, the directory-scoped AGENTS.md files. The walk
+// and, with CollectAgentsMd, the directory-scoped AGENTS.md files, or
+// returns the result of an earlier walk of the same options that is
+// provably current (scancache.Memo: every directory it read is watched,
+// and none has changed since). The walk
 // applies glob's policy (hidden, ignore files, .git and node_modules always
 // pruned, links not followed). Unlike the other operations its errors read
 // like pi-natives 18.2's ("Native directory scan failed for <path>: ...").
@@ -77,6 +82,37 @@ func ListWorkspace(o ListWorkspaceOptions) (res ListWorkspaceResult, err error) 
 	}
 	if err := tok.Err(); err != nil {
 		return res, asError(err)
+	}
+	// Without a cache option, as every call: a walk, or the watched result
+	// of an earlier one that nothing has changed since (scancache.Memo).
+	key := workspaceKey{root: root, maxDepth: o.MaxDepth, hidden: o.Hidden, gitignore: orTrue(o.Gitignore),
+		agents: o.CollectAgentsMd}
+	v, _, err := scanCache().Memo(key, root, key.gitignore, tok, func(wd scancache.WatchDir) (any, error) {
+		return listWorkspace(o, root, tok, wd)
+	})
+	if err != nil {
+		return ListWorkspaceResult{AgentsMdFiles: []string{}}, err
+	}
+	// The memo's value is shared: the caller gets its own slices.
+	res = v.(ListWorkspaceResult)
+	res.Entries, res.AgentsMdFiles = slices.Clone(res.Entries), slices.Clone(res.AgentsMdFiles)
+	return res, nil
+}
+
+// workspaceKey identifies a ListWorkspace walk for scancache.Memo.
+type workspaceKey struct {
+	root                      string
+	maxDepth                  uint32
+	hidden, gitignore, agents bool
+}
+
+// listWorkspace is ListWorkspace's walk of root. wd, when not nil, is
+// called on every directory the walk reads or reports, before it does
+// (the memo watches them).
+func listWorkspace(o ListWorkspaceOptions, root string, tok *cancel.Token, wd scancache.WatchDir) (res ListWorkspaceResult, err error) {
+	res.AgentsMdFiles = []string{}
+	if wd != nil {
+		wd(root)
 	}
 	maxDepth := int(o.MaxDepth)
 	// A directory at depth d is descended into when its children may be
@@ -139,6 +175,9 @@ func ListWorkspace(o ListWorkspaceOptions) (res ListWorkspaceResult, err error) 
 				base := pathBase(rel)
 				if workspaceSkipped[base] || base == workspaceDropped {
 					return false // dropped with its subtree, whatever the options
+				}
+				if wd != nil {
+					wd(strings.TrimSuffix(root, "/") + "/" + rel) // before its mtime is read or it is listed
 				}
 				d := strings.Count(rel, "/") + 1
 				if o.CollectAgentsMd {

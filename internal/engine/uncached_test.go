@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -339,4 +340,67 @@ func listTree(root string, skip func(fi os.FileInfo) bool) (dirs, files []string
 		return nil
 	})
 	return dirs, files
+}
+
+// TestListWorkspaceMemo: an uncached listWorkspace is answered from the
+// watched result of an earlier walk while nothing it read has changed (a
+// write far below its depth changes nothing it shows), and walks again
+// after a change of anything it shows: an entry's metadata, a directory's
+// mtime at the depth limit, an AGENTS.md, an ignore file.
+func TestListWorkspaceMemo(t *testing.T) {
+	needWatch(t)
+	useCache(t, watchedPolicy)
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	for _, n := range []string{"a/x.txt", "a/b/c/d/e/f.txt", "top.md", "a/b/c/AGENTS.md"} {
+		write(t, filepath.Join(root, n))
+	}
+	shapes := []ListWorkspaceOptions{
+		{Path: root, MaxDepth: 2, Hidden: true, Gitignore: Bool(false)},
+		{Path: root, MaxDepth: 2, Hidden: false, Gitignore: Bool(true), CollectAgentsMd: true},
+	}
+	// check compares each shape with a walk; wantServed says whether it is
+	// served, but for the shapes in unaffected (served all the same).
+	check := func(step string, wantServed bool, unaffected ...int) {
+		t.Helper()
+		for i, o := range shapes {
+			before := CacheStats().UncachedServed
+			got := listFull(t, o)
+			served := CacheStats().UncachedServed > before
+			var want string
+			walked(func() { want = listFull(t, o) })
+			if got != want {
+				t.Errorf("%s, %+v:\nserved %s\nwalked %s", step, o, got, want)
+			}
+			if want := wantServed || slices.Contains(unaffected, i); served != want {
+				t.Errorf("%s, %+v: served %v, want %v", step, o, served, want)
+			}
+		}
+	}
+	check("first", false)
+	check("second (starts the watch)", false)
+	check("third", true)
+	mustDo(t, appendTo(filepath.Join(root, "a/b/c/d/e/f.txt"), "deep\n"))
+	check("a write below the listed depth", true)
+	steps := []struct {
+		name       string
+		do         func() error
+		unaffected []int // shapes that do not read what changed
+	}{
+		{"a file made in a directory at the depth limit", func() error {
+			return os.WriteFile(filepath.Join(root, "a/b/new.txt"), nil, 0o644)
+		}, nil},
+		{"an entry touched", func() error {
+			at := time.Now().Add(-time.Hour)
+			return os.Chtimes(filepath.Join(root, "a/x.txt"), at, at)
+		}, nil},
+		{"an entry written", func() error { return appendTo(filepath.Join(root, "top.md"), "more\n") }, nil},
+		{"an AGENTS.md removed", func() error { return os.Remove(filepath.Join(root, "a/b/c/AGENTS.md")) }, []int{0}},
+		{"an ignore file", func() error { return os.WriteFile(filepath.Join(root, ".gitignore"), []byte("a/\n"), 0o644) }, nil},
+		{"a directory made hidden", func() error { return os.Rename(filepath.Join(root, "a"), filepath.Join(root, ".a")) }, nil},
+	}
+	for _, s := range steps {
+		mustDo(t, s.do())
+		check(s.name, false, s.unaffected...)
+		check(s.name+", again", true)
+	}
 }

@@ -110,9 +110,11 @@ type Cache struct {
 	// sticky are the roots that fell back to the TTL policy for good,
 	// with the reason.
 	sticky map[string]string
-	// uncachedSeen is when each key last had an uncached call
-	// (uncached.go).
-	uncachedSeen map[Key]time.Time
+	// uncachedSeen is when each key (a Key, or a memo's key) last had an
+	// uncached call (uncached.go).
+	uncachedSeen map[any]time.Time
+	// memos are the watched results of other walks (memo.go).
+	memos map[any]*memo
 	st           counters
 }
 
@@ -144,7 +146,7 @@ func SetRemoteAt(c *Cache, f func(root string) string) { c.remoteAt = f }
 func New(p Policy, scan ScanFunc) *Cache {
 	c := &Cache{policy: p, scan: scan, custom: scan != nil, now: time.Now, newWatcher: watch.New, remoteAt: remoteAt,
 		entries: map[Key]*entry{}, pending: map[Key]*flight{},
-		roots: map[string]*rootWatch{}, sticky: map[string]string{}, uncachedSeen: map[Key]time.Time{}}
+		roots: map[string]*rootWatch{}, sticky: map[string]string{}, uncachedSeen: map[any]time.Time{}, memos: map[any]*memo{}}
 	switch {
 	case !p.Watch || scan != nil:
 		c.watchOff = ReasonDisabled
@@ -341,6 +343,9 @@ func (c *Cache) InvalidateAll() {
 	c.mu.Lock()
 	clear(c.entries)
 	clear(c.uncachedSeen)
+	for k, m := range c.memos {
+		c.dropMemo(k, m)
+	}
 	for _, rw := range c.roots {
 		c.closeRoot(rw)
 	}

@@ -74,7 +74,7 @@ func (c *Cache) Uncached(k Key, drop bool, tok *cancel.Token, obs ...Observer) (
 			return s, true, nil
 		}
 	}
-	promote, reason := c.noteUncached(k)
+	promote, reason := c.noteUncached(k, k.Root)
 	c.mu.Unlock()
 	if !promote {
 		s, err = walk()
@@ -98,10 +98,11 @@ func (c *Cache) Uncached(k Key, drop bool, tok *cancel.Token, obs ...Observer) (
 	return s, false, err
 }
 
-// noteUncached records an uncached call of k now and says whether it
-// should make k watched, or why the call walks. c.mu held.
-func (c *Cache) noteUncached(k Key) (promote bool, reason string) {
-	if r, ok := c.sticky[k.Root]; ok {
+// noteUncached records an uncached call of k (a Key, or a memo's key, of
+// the root root) now and says whether it should make k watched, or why
+// the call walks. c.mu held.
+func (c *Cache) noteUncached(k any, root string) (promote bool, reason string) {
+	if r, ok := c.sticky[root]; ok {
 		return false, r
 	}
 	now := c.now()

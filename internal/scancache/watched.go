@@ -140,6 +140,9 @@ func (c *Cache) Stats() Stats {
 	for _, rw := range c.roots {
 		s.Watches += rw.w.Len()
 	}
+	for _, m := range c.memos {
+		s.Watches += m.w.Len()
+	}
 	for r, n := range c.st.fallbacks {
 		s.Fallbacks[r] = n
 	}
