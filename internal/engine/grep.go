@@ -197,21 +197,59 @@ func Grep(o GrepOptions, onMatch func(GrepMatch) error) (res GrepResult, err err
 	if err := tok.Err(); err != nil {
 		return res, asError(err)
 	}
-	// The path is checked before the pattern, as the reference does. A
-	// relative path is joined to the working directory as given (not
-	// cleaned): single-file results carry it.
-	abs := o.Path
+	// The path is checked before the pattern, as the reference does.
+	abs, st, err := grepPath(o.Path)
+	if err != nil {
+		return res, err
+	}
+	g, err := newGrepper(o, !st.IsDir(), tok)
+	if err != nil {
+		return res, err
+	}
+	if st.IsDir() {
+		err = g.searchDir(abs)
+	} else if st.Mode().IsRegular() && g.types.match(filepath.Base(abs)) {
+		buf := getReadBuf()
+		*buf = g.searchFile(abs, abs, *buf)
+		readBufs.Put(buf)
+	}
+	if err == nil {
+		err = g.check()
+	}
+	if err != nil {
+		return res, asError(err)
+	}
+	res = g.shape()
+	if onMatch != nil {
+		if err := EachMatch(&res, func(m *GrepMatch) error { return onMatch(*m) }); err != nil {
+			return GrepResult{}, asError(err)
+		}
+	}
+	return res, nil
+}
+
+// grepPath makes a grep's path absolute and stats it. A relative path is
+// joined to the working directory as given (not cleaned): single-file
+// results carry it.
+func grepPath(p string) (string, os.FileInfo, error) {
+	abs := p
 	if !filepath.IsAbs(abs) {
 		wd, err := os.Getwd()
 		if err != nil {
-			return res, errorf(CodePathNotFound, "Path not found: %s (%v)", o.Path, err)
+			return "", nil, errorf(CodePathNotFound, "Path not found: %s (%v)", p, err)
 		}
 		abs = strings.TrimSuffix(wd, "/") + "/" + abs
 	}
 	st, err := os.Stat(abs)
 	if err != nil {
-		return res, errorf(CodePathNotFound, "Path not found: %s", abs)
+		return "", nil, errorf(CodePathNotFound, "Path not found: %s", abs)
 	}
+	return abs, st, nil
+}
+
+// newGrepper compiles o (of a grep of one file when single) into the
+// call's state: the pattern, the per-file caps, the glob and type filters.
+func newGrepper(o GrepOptions, single bool, tok *cancel.Token) (*grepper, error) {
 	before, after := 0, 0
 	if o.Mode == ModeContent {
 		// Either explicit side replaces context entirely, as in the
@@ -226,9 +264,8 @@ func Grep(o GrepOptions, onMatch func(GrepMatch) error) (res GrepResult, err err
 		Multiline: o.Multiline, ContextBefore: before, ContextAfter: after,
 		MaxColumns: deref(o.MaxColumns), HasMaxColumns: o.MaxColumns != nil})
 	if err != nil {
-		return res, &Error{Code: CodeInvalidRegex, Message: err.Error()}
+		return nil, &Error{Code: CodeInvalidRegex, Message: err.Error()}
 	}
-	single := !st.IsDir()
 	if single && o.MaxCount != nil && *o.MaxCount < 1 {
 		// On a single file the reference reads maxCount 0 as 1.
 		o.MaxCount = Int(1)
@@ -251,29 +288,10 @@ func Grep(o GrepOptions, onMatch func(GrepMatch) error) (res GrepResult, err err
 	}
 	if o.Glob != "" {
 		if g.glob, err = glob.Compile(glob.Normalize(o.Glob, true)); err != nil {
-			return res, errorf(CodeInvalidGlob, "Invalid glob pattern: %v", err)
+			return nil, errorf(CodeInvalidGlob, "Invalid glob pattern: %v", err)
 		}
 	}
-	if !single {
-		err = g.searchDir(abs)
-	} else if st.Mode().IsRegular() && g.types.match(filepath.Base(abs)) {
-		buf := getReadBuf()
-		*buf = g.searchFile(abs, abs, *buf)
-		readBufs.Put(buf)
-	}
-	if err == nil {
-		err = g.check()
-	}
-	if err != nil {
-		return res, asError(err)
-	}
-	res = g.shape()
-	if onMatch != nil {
-		if err := EachMatch(&res, func(m *GrepMatch) error { return onMatch(*m) }); err != nil {
-			return GrepResult{}, asError(err)
-		}
-	}
-	return res, nil
+	return g, nil
 }
 
 func deref(p *int) int {
@@ -672,80 +690,97 @@ func (g *grepper) shape() GrepResult {
 	}
 	switch g.o.Mode {
 	case ModeFilesWithMatches:
-		res.TotalMatches = len(g.results)
-		for _, r := range g.results {
-			if limit >= 0 && len(res.Matches) >= limit {
-				break
-			}
-			if offset > 0 {
-				offset--
-				continue
-			}
-			res.Matches = append(res.Matches, GrepMatch{Path: r.path})
-		}
-		res.LimitReached = limit >= 0 && len(res.Matches) >= limit
+		g.shapeFiles(&res, offset, limit)
 	case ModeCount:
-		consumed := 0
-		for _, r := range g.results {
-			res.TotalMatches += r.count
-		}
-		for _, r := range g.results {
-			if limit >= 0 && consumed >= limit {
-				break
-			}
-			if offset >= r.count {
-				offset -= r.count
-				continue
-			}
-			consumed += r.count - offset
-			offset = 0
-			n := r.count
-			res.Matches = append(res.Matches, GrepMatch{Path: r.path, MatchCount: &n})
-		}
-		res.LimitReached = limit >= 0 && consumed >= limit
+		g.shapeCount(&res, offset, limit)
 	default:
-		// The files' matches as they are, cut to offset and limit.
-		kept := 0
-		for _, r := range g.results {
-			res.TotalMatches += r.count
-			ms := r.matches
-			if offset > 0 {
-				k := min(offset, len(ms))
-				ms, offset = ms[k:], offset-k
-			}
-			if limit >= 0 {
-				ms = ms[:min(len(ms), max(0, limit-kept))]
-			}
-			if len(ms) > 0 {
-				res.groups = append(res.groups, fileResult{path: r.path, matches: ms})
-				kept += len(ms)
-			}
-		}
-		res.LimitReached = limit >= 0 && kept >= limit
-		if g.hotCap > 0 {
-			// As 18.2.3, which streams: a file whose matches reached the
-			// per-file cap sets limitReached unless the offset skipped past
-			// its last kept match (all of it and the ones after).
-			seen, off := 0, deref(g.o.Offset)
-			for _, r := range g.results {
-				seen += len(r.matches)
-				if len(r.matches) >= g.hotCap && off <= seen {
-					res.LimitReached = true
-				}
-			}
-		}
-		if !g.o.Grouped {
-			// One allocation for every match returned.
-			res.Matches = make([]GrepMatch, 0, kept)
-			for _, gr := range res.groups {
-				for i := range gr.matches {
-					res.Matches = append(res.Matches, grepMatch(gr.path, &gr.matches[i]))
-				}
-			}
-			res.groups = nil
-		}
+		g.shapeContent(&res, offset, limit)
 	}
 	return res
+}
+
+// shapeFiles is shape in ModeFilesWithMatches: one entry per file, the
+// offset skipping files.
+func (g *grepper) shapeFiles(res *GrepResult, offset, limit int) {
+	res.TotalMatches = len(g.results)
+	for _, r := range g.results {
+		if limit >= 0 && len(res.Matches) >= limit {
+			break
+		}
+		if offset > 0 {
+			offset--
+			continue
+		}
+		res.Matches = append(res.Matches, GrepMatch{Path: r.path})
+	}
+	res.LimitReached = limit >= 0 && len(res.Matches) >= limit
+}
+
+// shapeCount is shape in ModeCount: one entry per file with its count,
+// the offset skipping matches.
+func (g *grepper) shapeCount(res *GrepResult, offset, limit int) {
+	consumed := 0
+	for _, r := range g.results {
+		res.TotalMatches += r.count
+	}
+	for _, r := range g.results {
+		if limit >= 0 && consumed >= limit {
+			break
+		}
+		if offset >= r.count {
+			offset -= r.count
+			continue
+		}
+		consumed += r.count - offset
+		offset = 0
+		n := r.count
+		res.Matches = append(res.Matches, GrepMatch{Path: r.path, MatchCount: &n})
+	}
+	res.LimitReached = limit >= 0 && consumed >= limit
+}
+
+// shapeContent is shape in ModeContent: the files' matches as they are,
+// cut to offset and limit, kept by file (Grouped) or flattened.
+func (g *grepper) shapeContent(res *GrepResult, offset, limit int) {
+	kept := 0
+	for _, r := range g.results {
+		res.TotalMatches += r.count
+		ms := r.matches
+		if offset > 0 {
+			k := min(offset, len(ms))
+			ms, offset = ms[k:], offset-k
+		}
+		if limit >= 0 {
+			ms = ms[:min(len(ms), max(0, limit-kept))]
+		}
+		if len(ms) > 0 {
+			res.groups = append(res.groups, fileResult{path: r.path, matches: ms})
+			kept += len(ms)
+		}
+	}
+	res.LimitReached = limit >= 0 && kept >= limit
+	if g.hotCap > 0 {
+		// As 18.2.3, which streams: a file whose matches reached the
+		// per-file cap sets limitReached unless the offset skipped past
+		// its last kept match (all of it and the ones after).
+		seen, off := 0, deref(g.o.Offset)
+		for _, r := range g.results {
+			seen += len(r.matches)
+			if len(r.matches) >= g.hotCap && off <= seen {
+				res.LimitReached = true
+			}
+		}
+	}
+	if !g.o.Grouped {
+		// One allocation for every match returned.
+		res.Matches = make([]GrepMatch, 0, kept)
+		for _, gr := range res.groups {
+			for i := range gr.matches {
+				res.Matches = append(res.Matches, grepMatch(gr.path, &gr.matches[i]))
+			}
+		}
+		res.groups = nil
+	}
 }
 
 // grepMatch is the GrepMatch of the engine's match m in the file at path.

@@ -311,61 +311,9 @@ func (g *grepper) serveFrom(gi *grepIndexes, r *indexedRoot, live *index.Live, r
 		gi.mu.Unlock()
 		return true, g.searchAll(r.key.Root, files, cut)
 	}
-	fwm := g.o.Mode == ModeFilesWithMatches
-	plan := live.Plan(q, fwm)
-	if plan == nil {
-		gi.drop(r, live, "")
-		return false, nil
-	}
-	// One decision per file, kept for the search below unless files are
-	// read again (which changes the plan).
-	decided := make([]index.Decision, len(files))
-	var fresh []*walk.Entry
-	for i, f := range files {
-		if i&1023 == 0 && g.tok.Poll() || g.tok.Stopped() {
-			return true, g.tok.Err()
-		}
-		if decided[i] = plan.Decide(f.Path); decided[i] == index.Fresh {
-			fresh = append(fresh, f)
-		}
-	}
-	if len(fresh) > 0 {
-		if len(fresh) > reindexMax {
-			gi.enqueue(r) // rebuilt in the background; searched as they are meanwhile
-		} else {
-			if err := gi.reindex(live, r.key.Root, fresh, g.tok); err != nil {
-				return true, err
-			}
-			if ls := live.Stats(); ls.Overlay > max(reindexMax, ls.Files/16) {
-				gi.enqueue(r) // the overlay is large: fold it into a new base
-			}
-			if plan = live.Plan(q, fwm); plan == nil {
-				gi.drop(r, live, "")
-				return false, nil
-			}
-			decided = nil
-		}
-	}
-	if gi.policy.onQuery != nil {
-		gi.policy.onQuery(g.tok)
-	}
-	search := files[:0:0]
-	skipped := 0
-	for i, f := range files {
-		if i&255 == 0 && g.tok.Poll() || g.tok.Stopped() {
-			return true, g.tok.Err()
-		}
-		var d index.Decision
-		if decided != nil {
-			d = decided[i]
-		} else {
-			d = plan.Decide(f.Path)
-		}
-		if d == index.Skip {
-			skipped++
-		} else {
-			search = append(search, f)
-		}
+	search, skipped, ok, err := g.narrow(gi, r, live, q, files)
+	if !ok || err != nil {
+		return ok, err
 	}
 	gi.mu.Lock()
 	gi.st.queries++
@@ -379,6 +327,70 @@ func (g *grepper) serveFrom(gi *grepIndexes, r *indexedRoot, live *index.Live, r
 	g.skipped += skipped
 	g.mu.Unlock()
 	return true, err
+}
+
+// narrow returns the files of files that r's index (live) cannot rule out
+// for the query q, and the number it ruled out; files changed since the
+// index last heard of them are read again first (or, too many, searched
+// as they are while the index is rebuilt). ok is false when the index was
+// lost (dropped): the caller searches without it.
+func (g *grepper) narrow(gi *grepIndexes, r *indexedRoot, live *index.Live, q index.Query, files []*walk.Entry) (search []*walk.Entry, skipped int, ok bool, err error) {
+	fwm := g.o.Mode == ModeFilesWithMatches
+	plan := live.Plan(q, fwm)
+	if plan == nil {
+		gi.drop(r, live, "")
+		return nil, 0, false, nil
+	}
+	// One decision per file, kept for the search below unless files are
+	// read again (which changes the plan).
+	decided := make([]index.Decision, len(files))
+	var fresh []*walk.Entry
+	for i, f := range files {
+		if i&1023 == 0 && g.tok.Poll() || g.tok.Stopped() {
+			return nil, 0, true, g.tok.Err()
+		}
+		if decided[i] = plan.Decide(f.Path); decided[i] == index.Fresh {
+			fresh = append(fresh, f)
+		}
+	}
+	if len(fresh) > 0 {
+		if len(fresh) > reindexMax {
+			gi.enqueue(r) // rebuilt in the background; searched as they are meanwhile
+		} else {
+			if err := gi.reindex(live, r.key.Root, fresh, g.tok); err != nil {
+				return nil, 0, true, err
+			}
+			if ls := live.Stats(); ls.Overlay > max(reindexMax, ls.Files/16) {
+				gi.enqueue(r) // the overlay is large: fold it into a new base
+			}
+			if plan = live.Plan(q, fwm); plan == nil {
+				gi.drop(r, live, "")
+				return nil, 0, false, nil
+			}
+			decided = nil
+		}
+	}
+	if gi.policy.onQuery != nil {
+		gi.policy.onQuery(g.tok)
+	}
+	search = files[:0:0]
+	for i, f := range files {
+		if i&255 == 0 && g.tok.Poll() || g.tok.Stopped() {
+			return nil, 0, true, g.tok.Err()
+		}
+		var d index.Decision
+		if decided != nil {
+			d = decided[i]
+		} else {
+			d = plan.Decide(f.Path)
+		}
+		if d == index.Skip {
+			skipped++
+		} else {
+			search = append(search, f)
+		}
+	}
+	return search, skipped, true, nil
 }
 
 // ancestor returns the indexed root with a live index of which key's root

@@ -109,102 +109,130 @@ type workspaceKey struct {
 // listWorkspace is ListWorkspace's walk of root. wd, when not nil, is
 // called on every directory the walk reads or reports, before it does
 // (the memo watches them).
-func listWorkspace(o ListWorkspaceOptions, root string, tok *cancel.Token, wd scancache.WatchDir) (res ListWorkspaceResult, err error) {
-	res.AgentsMdFiles = []string{}
+func listWorkspace(o ListWorkspaceOptions, root string, tok *cancel.Token, wd scancache.WatchDir) (ListWorkspaceResult, error) {
+	w := &workspaceWalk{o: o, root: root, maxDepth: int(o.MaxDepth), wd: wd}
 	if wd != nil {
 		wd(root)
 	}
-	maxDepth := int(o.MaxDepth)
-	// A directory at depth d is descended into when its children may be
-	// entries, or when they are directories whose AGENTS.md is collected.
-	descend := func(d int) bool {
-		return d < maxDepth || (o.CollectAgentsMd && d < AgentsMdMaxDepth)
-	}
-	var (
-		mu     sync.Mutex
-		agents []string
-	)
-	// agentsIn checks the directory rel (depth d, "" for the root) for an
-	// AGENTS.md directly, whatever the ignore rules say of the file.
-	agentsIn := func(rel string, d int) {
-		p := AgentsMdName
-		if rel != "" {
-			p = rel + "/" + AgentsMdName
-		}
-		abs := filepath.Join(root, p)
-		if mtime, _ := walk.LstatDetail(abs); mtime == -1 {
-			return // absent, as in most directories: no error built
-		}
-		st, err := os.Lstat(abs)
-		if err != nil || st.IsDir() {
-			return
-		}
-		e, ok := workspaceEntry(p, st)
-		if !ok {
-			return
-		}
-		e.Mtime = float64(st.ModTime().UnixMilli())
-		mu.Lock()
-		defer mu.Unlock()
-		if d >= 1 && d <= AgentsMdMaxDepth {
-			agents = append(agents, p)
-		}
-		if d+1 <= maxDepth {
-			res.Entries = append(res.Entries, e)
-		}
-	}
 	if o.CollectAgentsMd {
-		agentsIn("", 0)
+		w.agentsIn("", 0)
 	}
-	if descend(0) {
-		// One scan (its listing reads each directory's ignore files only
-		// when they are there), declining the directories not to read.
-		es, err := walk.Scan(walk.Options{
-			Root:            root,
-			Hidden:          o.Hidden,
-			Gitignore:       orTrue(o.Gitignore),
-			LooseGitignore:  true,
-			SkipNodeModules: true,
-			Full:            maxDepth > 0, // lstat relative to each listed directory,
-			FullDepth:       maxDepth,     // of the entries listed (not those found deeper for AGENTS.md)
-			FullNanos:       true,         // 18.2 keeps the sub-millisecond part
-			Cancel:          tok,
-			// Asked about every directory reached, on the scan's goroutines:
-			// its AGENTS.md is looked for here.
-			Descend: func(rel string) bool {
-				base := pathBase(rel)
-				if workspaceSkipped[base] || base == workspaceDropped {
-					return false // dropped with its subtree, whatever the options
-				}
-				if wd != nil {
-					wd(strings.TrimSuffix(root, "/") + "/" + rel) // before its mtime is read or it is listed
-				}
-				d := strings.Count(rel, "/") + 1
-				if o.CollectAgentsMd {
-					agentsIn(rel, d)
-				}
-				return descend(d)
-			},
-		})
-		if err != nil {
+	if w.descend(0) {
+		if err := w.scan(tok); err != nil {
 			return ListWorkspaceResult{AgentsMdFiles: []string{}}, asError(err)
 		}
-		res.Entries = slices.Grow(res.Entries, len(es)) // after the root's AGENTS.md
-		for _, e := range es {
-			base := pathBase(e.Path)
-			isDir := e.Type == walk.Dir
-			switch {
-			case isDir && workspaceSkipped[base], base == workspaceDropped:
-				continue // dropped with its subtree (not read), whatever the options
-			case o.CollectAgentsMd && !isDir && base == AgentsMdName:
-				continue // reported by agentsIn of its directory
-			}
-			if d := strings.Count(e.Path, "/") + 1; d <= maxDepth && e.Mtime != -1 { // -1: gone since it was listed
-				res.Entries = append(res.Entries, WorkspaceEntry{Path: e.Path, Type: e.Type, Mtime: nanosToMs(e.Mtime), Size: e.Size})
-			}
+	}
+	return w.result(), nil
+}
+
+// workspaceWalk is the state of one listWorkspace walk.
+type workspaceWalk struct {
+	o        ListWorkspaceOptions
+	root     string
+	maxDepth int
+	wd       scancache.WatchDir
+
+	mu      sync.Mutex // agentsIn runs on the scan's goroutines
+	agents  []string
+	entries []WorkspaceEntry
+}
+
+// descend reports whether a directory at depth d is read: when its
+// children may be entries, or directories whose AGENTS.md is collected.
+func (w *workspaceWalk) descend(d int) bool {
+	return d < w.maxDepth || (w.o.CollectAgentsMd && d < AgentsMdMaxDepth)
+}
+
+// agentsIn checks the directory rel (depth d, "" for the root) for an
+// AGENTS.md directly, whatever the ignore rules say of the file.
+func (w *workspaceWalk) agentsIn(rel string, d int) {
+	p := AgentsMdName
+	if rel != "" {
+		p = rel + "/" + AgentsMdName
+	}
+	abs := filepath.Join(w.root, p)
+	if mtime, _ := walk.LstatDetail(abs); mtime == -1 {
+		return // absent, as in most directories: no error built
+	}
+	st, err := os.Lstat(abs)
+	if err != nil || st.IsDir() {
+		return
+	}
+	e, ok := workspaceEntry(p, st)
+	if !ok {
+		return
+	}
+	e.Mtime = float64(st.ModTime().UnixMilli())
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if d >= 1 && d <= AgentsMdMaxDepth {
+		w.agents = append(w.agents, p)
+	}
+	if d+1 <= w.maxDepth {
+		w.entries = append(w.entries, e)
+	}
+}
+
+// visit is asked about every directory the scan reaches (rel, on the
+// scan's goroutines): it drops the pruned ones, watches the others (for
+// the memo) before they are read, looks for their AGENTS.md and says
+// whether to read them.
+func (w *workspaceWalk) visit(rel string) bool {
+	base := pathBase(rel)
+	if workspaceSkipped[base] || base == workspaceDropped {
+		return false // dropped with its subtree, whatever the options
+	}
+	if w.wd != nil {
+		w.wd(strings.TrimSuffix(w.root, "/") + "/" + rel) // before its mtime is read or it is listed
+	}
+	d := strings.Count(rel, "/") + 1
+	if w.o.CollectAgentsMd {
+		w.agentsIn(rel, d)
+	}
+	return w.descend(d)
+}
+
+// scan runs the one scan (its listing reads each directory's ignore files
+// only when they are there), declining the directories not to read, and
+// keeps the entries within the depth.
+func (w *workspaceWalk) scan(tok *cancel.Token) error {
+	es, err := walk.Scan(walk.Options{
+		Root:            w.root,
+		Hidden:          w.o.Hidden,
+		Gitignore:       orTrue(w.o.Gitignore),
+		LooseGitignore:  true,
+		SkipNodeModules: true,
+		Full:            w.maxDepth > 0, // lstat relative to each listed directory,
+		FullDepth:       w.maxDepth,     // of the entries listed (not those found deeper for AGENTS.md)
+		FullNanos:       true,           // 18.2 keeps the sub-millisecond part
+		Cancel:          tok,
+		Descend:         w.visit,
+	})
+	if err != nil {
+		return err
+	}
+	w.entries = slices.Grow(w.entries, len(es)) // after the AGENTS.md entries
+	for _, e := range es {
+		base := pathBase(e.Path)
+		isDir := e.Type == walk.Dir
+		switch {
+		case isDir && workspaceSkipped[base], base == workspaceDropped:
+			continue // dropped with its subtree (not read), whatever the options
+		case w.o.CollectAgentsMd && !isDir && base == AgentsMdName:
+			continue // reported by agentsIn of its directory
+		}
+		if d := strings.Count(e.Path, "/") + 1; d <= w.maxDepth && e.Mtime != -1 { // -1: gone since it was listed
+			w.entries = append(w.entries, WorkspaceEntry{Path: e.Path, Type: e.Type, Mtime: nanosToMs(e.Mtime), Size: e.Size})
 		}
 	}
+	return nil
+}
+
+// result sorts what the walk found and caps the AGENTS.md files.
+func (w *workspaceWalk) result() ListWorkspaceResult {
+	res := ListWorkspaceResult{Entries: w.entries, AgentsMdFiles: []string{}}
 	slices.SortFunc(res.Entries, func(a, b WorkspaceEntry) int { return strings.Compare(a.Path, b.Path) })
+	agents := w.agents
 	slices.Sort(agents)
 	if len(agents) > AgentsMdCap {
 		agents, res.Truncated = agents[:AgentsMdCap], true
@@ -215,7 +243,7 @@ func listWorkspace(o ListWorkspaceOptions, root string, tok *cancel.Token, wd sc
 	if res.Entries == nil {
 		res.Entries = []WorkspaceEntry{}
 	}
-	return res, nil
+	return res
 }
 
 // workspaceSkipped are the directory names 18.2.3's workspace walk always

@@ -55,13 +55,34 @@ func refresh(k Key, s *Snapshot, rel string, deep bool, descend map[string]bool,
 		}
 		return NewSnapshot(out, created), len(out), nil
 	}
-	sub := walk.Sub{Rel: rel}
-	// whole reports whether the directory c is read again with its whole
-	// subtree: c or one of its ancestors below rel is in descend. WalkSub
-	// asks Descend about every directory at every depth, so a directory
-	// inside a subtree to walk whole must be descended into (and its old
-	// entries dropped) even though s has it.
-	whole := func(c string) bool {
+	whole := wholeIn(rel, descend)
+	got, err := relist(s, rel, deep, whole, o)
+	if err != nil {
+		return nil, 0, err
+	}
+	read := len(got)
+	pieces := withKept(s, got, deep, whole)
+	lo, hi := s.Under(rel)
+	if k.Full && rel != "" {
+		// The directory's own mtime changes with its entry set: its entry
+		// (before its subtree) goes into the same splice.
+		if j := find(s, rel); j >= 0 {
+			d := *s.At(j)
+			d.Mtime, d.Size = walk.LstatDetail(strings.TrimSuffix(k.Root, "/") + "/" + rel)
+			pieces = append([]piece{{fresh: []walk.Entry{d}}, {lo: j + 1, hi: lo}}, pieces...)
+			lo = j
+		}
+	}
+	return s.splice(lo, hi, pieces, s.Created), read, nil
+}
+
+// wholeIn returns whether a directory c is read again with its whole
+// subtree: c or one of its ancestors below rel is in descend. WalkSub asks
+// Descend about every directory at every depth, so a directory inside a
+// subtree to walk whole must be descended into (and its old entries
+// dropped) even though the snapshot has it.
+func wholeIn(rel string, descend map[string]bool) func(c string) bool {
+	return func(c string) bool {
 		for ; c != rel && c != ""; c = parentOf(c) {
 			if descend[c] {
 				return true
@@ -69,23 +90,34 @@ func refresh(k Key, s *Snapshot, rel string, deep bool, descend map[string]bool,
 		}
 		return false
 	}
+}
+
+// relist lists the directory rel again with the walk options o (its whole
+// subtree when deep; else only the subdirectories s does not have, or that
+// whole says to walk) and returns the entries found, sorted by path.
+func relist(s *Snapshot, rel string, deep bool, whole func(string) bool, o walk.Options) ([]walk.Entry, error) {
 	if !deep {
 		o.Descend = func(c string) bool { return whole(c) || !isDir(s, c) }
 	}
 	var mu sync.Mutex
 	var got []walk.Entry
-	err := walk.WalkSub(o, sub, func(e walk.Entry) error {
+	err := walk.WalkSub(o, walk.Sub{Rel: rel}, func(e walk.Entry) error {
 		mu.Lock()
 		got = append(got, e)
 		mu.Unlock()
 		return nil
 	})
 	if err != nil {
-		return nil, 0, err
+		return nil, err
 	}
-	read := len(got)
 	slices.SortFunc(got, func(a, b walk.Entry) int { return strings.Compare(a.Path, b.Path) })
-	// The kept subdirectories' subtrees, each placed where "name/" sorts.
+	return got, nil
+}
+
+// withKept returns the pieces of a splice: the entries got, with the
+// subtrees that s keeps (the subdirectories not read again) each placed
+// where "name/" sorts among them.
+func withKept(s *Snapshot, got []walk.Entry, deep bool, whole func(string) bool) []piece {
 	type block struct {
 		key    string
 		lo, hi int
@@ -118,16 +150,5 @@ func refresh(k Key, s *Snapshot, rel string, deep bool, descend map[string]bool,
 		i = j
 	}
 	fresh(got[i:])
-	lo, hi := s.Under(rel)
-	if k.Full && rel != "" {
-		// The directory's own mtime changes with its entry set: its entry
-		// (before its subtree) goes into the same splice.
-		if j := find(s, rel); j >= 0 {
-			d := *s.At(j)
-			d.Mtime, d.Size = walk.LstatDetail(strings.TrimSuffix(k.Root, "/") + "/" + rel)
-			pieces = append([]piece{{fresh: []walk.Entry{d}}, {lo: j + 1, hi: lo}}, pieces...)
-			lo = j
-		}
-	}
-	return s.splice(lo, hi, pieces, s.Created), read, nil
+	return pieces
 }

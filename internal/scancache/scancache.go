@@ -115,7 +115,7 @@ type Cache struct {
 	uncachedSeen map[any]time.Time
 	// memos are the watched results of other walks (memo.go).
 	memos map[any]*memo
-	st           counters
+	st    counters
 }
 
 // entry is a cached partition: its snapshot and, when it is kept current
