@@ -123,8 +123,14 @@ func globResult(sel *engine.GlobSelection) *C.char {
 			}
 		}()
 	}
-	// The size, exactly: the matches with their commas (the last comma
-	// becomes ']'), then the tail.
+	return writeGlobResult(pieces, direct, count, size)
+}
+
+// writeGlobResult copies the result's pieces (prebuilt JSON, or ranges of
+// direct), each match followed by a comma, between globOpen and the tail
+// into C memory of the exact size: size (the opening and the pieces) plus
+// the tail, the last comma becoming ']'.
+func writeGlobResult(pieces []globPiece, direct, count []byte, size int) *C.char {
 	size += len(globClose) - 1 + len(count) + 2
 	p := cAlloc(size + 1)
 	if p == nil {
