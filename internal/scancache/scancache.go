@@ -373,6 +373,11 @@ func (c *Cache) Invalidate(path string) {
 		return
 	}
 	c.invalidatePath(target)
+	for k, m := range c.memos {
+		if within(target, m.root) {
+			c.dropMemo(k, m) // what the kernel did not report (a write through mmap)
+		}
+	}
 }
 
 // Canonical resolves p against the working directory and canonicalises it,

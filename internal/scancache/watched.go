@@ -616,8 +616,11 @@ func (c *Cache) invalidatePath(target string) {
 	fi, statErr := os.Lstat(target)
 	for k, e := range c.entries {
 		rel, ok := relOf(k.Root, target)
-		if !ok || (e.rw != nil && !e.rw.closed) {
-			continue // a watched partition is current once drained
+		if !ok || (e.rw != nil && !e.rw.closed && !k.Full) {
+			// A watched partition is current once drained. A full-detail
+			// one is refreshed all the same: a write through a shared
+			// mapping changes mtime and size without an event.
+			continue
 		}
 		d, deep := parentOf(rel), false
 		if statErr == nil && fi.IsDir() || rel == "" {
