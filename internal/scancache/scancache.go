@@ -356,7 +356,9 @@ func (c *Cache) InvalidateAll() {
 // path) up to date with path: the directory holding path is listed again
 // (the whole subtree when path is a directory), instead of the scan being
 // dropped; watched partitions drain their root's events, which makes them
-// current, and need nothing more. A relative path is
+// current, and the full-detail ones list the directory all the same (a
+// write through a shared mapping changes mtime and size without an event);
+// the listWorkspace memos of roots holding path are dropped. A relative path is
 // resolved against the working directory; the path is canonicalised, and
 // when it no longer exists its parent is canonicalised and the name
 // re-attached, so deletes and renames invalidate too.
