@@ -49,10 +49,12 @@ type GlobResult struct {
 // MaxResults, each match admitted to the bounded newest-first top N when
 // it is admitted (it may be displaced later; every match of the final
 // result has been delivered); with SortByMtime alone, each match once.
-// On a cache hit, and for MaxResults without SortByMtime (whose result is
-// the first matches in path order, known only after the walk), the
-// matches are delivered after the walk, in path order, before the sort and
-// cap. An error from onMatch stops the call.
+// On a cache hit (or an uncached call served from a watched scan), and for
+// MaxResults without SortByMtime (whose result is the first matches in
+// path order, known only after the walk), the matches are delivered after
+// the walk, in path order, before the sort and cap; but with SortByMtime
+// and MaxResults, only the result's, newest first. An error from onMatch
+// stops the call.
 func Glob(o GlobOptions, onMatch func(GlobMatch) error) (res GlobResult, err error) {
 	defer foreground()()
 	sel, err := GlobSelect(o, onMatch)
@@ -129,10 +131,13 @@ func GlobSelect(o GlobOptions, onMatch func(GlobMatch) error) (sel GlobSelection
 		}
 		obs = append(obs, st.observe)
 	}
+	// top: with SortByMtime and MaxResults, what was not streamed is the
+	// final result, delivered once sorted and cut (not every match).
+	top := o.SortByMtime && o.MaxResults != nil
 	// filter delivers to onMatch only what the walk did not stream.
 	filter := func(snap *scancache.Snapshot) ([]int32, map[int32]walk.FileType, error) {
 		g.onMatch = onMatch
-		if st != nil && st.observed.Load() {
+		if st != nil && st.observed.Load() || top {
 			g.onMatch = nil
 		}
 		return g.filter(snap)
@@ -155,7 +160,15 @@ func GlobSelect(o GlobOptions, onMatch func(GlobMatch) error) (sel GlobSelection
 			idx = idx[:*o.MaxResults]
 		}
 	}
-	return GlobSelection{Snapshot: snap, Hit: hit, Index: idx, Retyped: retyped}, nil
+	sel = GlobSelection{Snapshot: snap, Hit: hit, Index: idx, Retyped: retyped}
+	if top && onMatch != nil && !(st != nil && st.observed.Load()) {
+		for i := range idx {
+			if err := onMatch(sel.Match(i)); err != nil {
+				return GlobSelection{}, asError(err)
+			}
+		}
+	}
+	return sel, nil
 }
 
 // sortByMtime sorts idx (positions in snap, ascending) newest first; equal

@@ -1,0 +1,62 @@
+package engine
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// agentRoot is the tree of the agent-shape benchmarks: FSCACHE_BENCH_REPO,
+// else Go's src.
+func agentRoot(b *testing.B) string {
+	if r := os.Getenv("FSCACHE_BENCH_REPO"); r != "" {
+		return r
+	}
+	r := filepath.Join(runtime.GOROOT(), "src")
+	if _, err := os.Stat(r); err != nil {
+		b.Skip("no GOROOT/src")
+	}
+	return r
+}
+
+// BenchmarkAgentShapes: the agent's uncached calls (oh-my-pi v18.0.0's
+// glob tool, discovery glob and listWorkspace shapes), repeated, as they
+// are served once the root is watched (the third call on).
+func BenchmarkAgentShapes(b *testing.B) {
+	root := agentRoot(b)
+	b.Run("globtool", func(b *testing.B) {
+		o := GlobOptions{Pattern: "**/*.go", Path: root, MaxResults: Int(200), SortByMtime: true, Gitignore: Bool(true), Recursive: Bool(false)}
+		benchGlob(b, o, func(GlobMatch) error { return nil })
+	})
+	b.Run("discovery", func(b *testing.B) {
+		o := GlobOptions{Pattern: "**/*.{ts,js}", Path: root, Gitignore: Bool(true), FileType: 1, Recursive: Bool(true)}
+		benchGlob(b, o, nil)
+	})
+	for _, l := range []ListWorkspaceOptions{
+		{Path: root, MaxDepth: 2, Hidden: true, Gitignore: Bool(false)},
+		{Path: root, MaxDepth: 3, Gitignore: Bool(true), CollectAgentsMd: true},
+	} {
+		b.Run("listWorkspace", func(b *testing.B) {
+			for i := 0; i < 3+b.N; i++ {
+				if i == 3 {
+					b.ResetTimer()
+				}
+				if _, err := ListWorkspace(l); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+func benchGlob(b *testing.B, o GlobOptions, onMatch func(GlobMatch) error) {
+	for i := 0; i < 3+b.N; i++ {
+		if i == 3 {
+			b.ResetTimer()
+		}
+		if _, err := Glob(o, onMatch); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
