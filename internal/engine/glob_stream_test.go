@@ -160,3 +160,34 @@ func TestGlobTimeoutDeliversPartialMatches(t *testing.T) {
 		}
 	}
 }
+
+// TestHitTopNDeliversTheResult: on a cache hit (and an uncached call served
+// from a watched scan) with sortByMtime and maxResults, onMatch gets the
+// result's matches, newest first, and nothing else.
+func TestHitTopNDeliversTheResult(t *testing.T) {
+	needWatch(t)
+	useCache(t, watchedPolicy)
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	base := time.Now().Add(-time.Hour)
+	for i := range 30 {
+		p := filepath.Join(root, fmt.Sprintf("d%d/f%02d.ts", i%3, i))
+		write(t, p)
+		at := base.Add(time.Duration(i*7%30) * time.Second)
+		mustDo(t, os.Chtimes(p, at, at))
+	}
+	for _, cached := range []bool{true, false} {
+		o := GlobOptions{Pattern: "**/*.ts", Path: root, MaxResults: Int(5), SortByMtime: true, Cache: cached}
+		for call := range 4 { // the later calls are hits, or served
+			var got []string
+			res, err := Glob(o, func(m GlobMatch) error { got = append(got, m.Path); return nil })
+			mustDo(t, err)
+			var want []string
+			for _, m := range res.Matches {
+				want = append(want, m.Path)
+			}
+			if call >= 2 && !slices.Equal(got, want) {
+				t.Errorf("cache %v, call %d: onMatch got %v, result %v", cached, call, got, want)
+			}
+		}
+	}
+}
