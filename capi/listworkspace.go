@@ -29,6 +29,12 @@ func decodeListWorkspace(js string, flag func() bool) (engine.ListWorkspaceOptio
 	return o, d.err
 }
 
+// encodeWorkspaceResult is r's JSON, for engine.ListWorkspaceEncoded
+// (which keeps it while the result is served again).
+func encodeWorkspaceResult(r engine.ListWorkspaceResult) []byte {
+	return appendWorkspaceResult(make([]byte, 0, 64+96*len(r.Entries)), r)
+}
+
 // appendWorkspaceResult encodes a ListWorkspaceResult; mtimes keep their
 // fractional part (shortest round-trip form).
 func appendWorkspaceResult(b []byte, r engine.ListWorkspaceResult) []byte {
@@ -74,7 +80,6 @@ func fscache_go_list_workspace(options *C.char, cancel *C.int32_t) (out *C.char)
 	}
 	// Off the calling thread for the same reason as offThread.
 	return result(spawn(func() ([]byte, error) {
-		r, err := engine.ListWorkspace(o)
-		return appendWorkspaceResult(nil, r), err
+		return engine.ListWorkspaceEncoded(o, encodeWorkspaceResult)
 	})())
 }

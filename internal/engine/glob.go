@@ -142,13 +142,41 @@ func GlobSelect(o GlobOptions, onMatch func(GlobMatch) error) (sel GlobSelection
 		}
 		return g.filter(snap)
 	}
-	type picked struct {
-		idx     []int32
-		retyped map[int32]walk.FileType
-	}
-	snap, pick, hit, err := scanUse(key, o.Cache, false, tok, obs, func(s *scancache.Snapshot, _ bool) (picked, bool, error) {
-		idx, retyped, err := filter(s)
-		return picked{idx, retyped}, len(idx) == 0, err
+	snap, pick, hit, err := scanUse(key, o.Cache, false, tok, obs, func(s *scancache.Snapshot, cached bool) (picked, bool, error) {
+		if !cached {
+			idx, retyped, err := filter(s)
+			return picked{idx, retyped}, len(idx) == 0, err
+		}
+		// A snapshot served again: the selection of the same query is
+		// kept with it (it depends on nothing else, unless a link's
+		// target was looked at), and onMatch gets it after.
+		sk := globSelKey{norm, o.FileType, limit}
+		p, ok := s.Kept(sk)
+		if !ok {
+			g.onMatch = nil
+			g.statted.Store(false)
+			idx, retyped, err := g.filter(s)
+			if err != nil {
+				return picked{}, false, err
+			}
+			p = picked{idx, retyped}
+			if !g.statted.Load() {
+				s.Keep(sk, p)
+			}
+		}
+		pk := p.(picked)
+		if onMatch != nil && !top {
+			for _, i := range pk.idx {
+				m := *s.At(int(i))
+				if t, ok := pk.retyped[i]; ok {
+					m.Type = t
+				}
+				if err := onMatch(m); err != nil {
+					return picked{}, false, err
+				}
+			}
+		}
+		return picked{slices.Clone(pk.idx), pk.retyped}, len(pk.idx) == 0, nil
 	})
 	if err != nil {
 		return sel, asError(err)
@@ -169,6 +197,22 @@ func GlobSelect(o GlobOptions, onMatch func(GlobMatch) error) (sel GlobSelection
 		}
 	}
 	return sel, nil
+}
+
+// picked is a glob's selection in a snapshot: the positions of the
+// matches, and the links retyped as their targets (FileType filters).
+type picked struct {
+	idx     []int32
+	retyped map[int32]walk.FileType
+}
+
+// globSelKey is the key of a selection kept with a snapshot
+// (scancache.Snapshot.Keep): the normalised pattern, the type filter and
+// the limit (-1 for none).
+type globSelKey struct {
+	pattern  string
+	fileType walk.FileType
+	limit    int
 }
 
 // sortByMtime sorts idx (positions in snap, ascending) newest first; equal
@@ -215,6 +259,9 @@ type globFilter struct {
 	limit    int // -1: none
 	tok      *cancel.Token
 	onMatch  func(GlobMatch) error
+	// statted is set once a link's target was looked at (its selection
+	// then depends on more than the snapshot).
+	statted atomic.Bool
 }
 
 // accept applies the pattern and the type filter to e; a symlink that
@@ -227,6 +274,7 @@ func (g *globFilter) accept(e GlobMatch) (GlobMatch, bool) {
 		if e.Type != walk.Symlink || g.fileType == walk.Symlink {
 			return e, false
 		}
+		g.statted.Store(true)
 		t := walk.Stat(g.root, e.Path)
 		if t != g.fileType {
 			return e, false

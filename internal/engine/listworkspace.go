@@ -71,32 +71,62 @@ const (
 // pruned, links not followed). Unlike the other operations its errors read
 // like pi-natives 18.2's ("Native directory scan failed for <path>: ...").
 func ListWorkspace(o ListWorkspaceOptions) (res ListWorkspaceResult, err error) {
+	wm, err := listWorkspaceShared(o)
+	if err != nil {
+		return ListWorkspaceResult{AgentsMdFiles: []string{}}, err
+	}
+	// The memo's value is shared: the caller gets its own slices.
+	res = wm.res
+	res.Entries, res.AgentsMdFiles = slices.Clone(res.Entries), slices.Clone(res.AgentsMdFiles)
+	return res, nil
+}
+
+// ListWorkspaceEncoded is ListWorkspace returning encode's encoding of the
+// result. A result served again (scancache.Memo) is encoded once: encode
+// must be one function, the same for every call (capi's JSON), and the
+// bytes returned must not be modified.
+func ListWorkspaceEncoded(o ListWorkspaceOptions, encode func(ListWorkspaceResult) []byte) ([]byte, error) {
+	wm, err := listWorkspaceShared(o)
+	if err != nil {
+		return nil, err
+	}
+	wm.once.Do(func() { wm.enc = encode(wm.res) })
+	return wm.enc, nil
+}
+
+// workspaceMemo is a ListWorkspace result as scancache.Memo keeps it, with
+// its encoding once made.
+type workspaceMemo struct {
+	res  ListWorkspaceResult
+	once sync.Once
+	enc  []byte
+}
+
+// listWorkspaceShared runs ListWorkspace: a walk, or (without a cache
+// option, as every call) the watched result of an earlier walk that
+// nothing has changed since (scancache.Memo). The result is shared.
+func listWorkspaceShared(o ListWorkspaceOptions) (*workspaceMemo, error) {
 	defer foreground()()
-	res.AgentsMdFiles = []string{}
 	// The root is checked before the cancellation, as 18.2.3 does.
 	tok := o.Cancel.token()
 	defer tok.Release()
 	root, err := workspaceRoot(o.Path)
 	if err != nil {
-		return res, err
+		return nil, err
 	}
 	if err := tok.Err(); err != nil {
-		return res, asError(err)
+		return nil, asError(err)
 	}
-	// Without a cache option, as every call: a walk, or the watched result
-	// of an earlier one that nothing has changed since (scancache.Memo).
 	key := workspaceKey{root: root, maxDepth: o.MaxDepth, hidden: o.Hidden, gitignore: orTrue(o.Gitignore),
 		agents: o.CollectAgentsMd}
 	v, _, err := scanCache().Memo(key, root, key.gitignore, tok, func(wd scancache.WatchDir) (any, error) {
-		return listWorkspace(o, root, tok, wd)
+		res, err := listWorkspace(o, root, tok, wd)
+		return &workspaceMemo{res: res}, err
 	})
 	if err != nil {
-		return ListWorkspaceResult{AgentsMdFiles: []string{}}, err
+		return nil, err
 	}
-	// The memo's value is shared: the caller gets its own slices.
-	res = v.(ListWorkspaceResult)
-	res.Entries, res.AgentsMdFiles = slices.Clone(res.Entries), slices.Clone(res.AgentsMdFiles)
-	return res, nil
+	return v.(*workspaceMemo), nil
 }
 
 // workspaceKey identifies a ListWorkspace walk for scancache.Memo.

@@ -4,6 +4,7 @@ import (
 	"iter"
 	"slices"
 	"sort"
+	"sync"
 	"time"
 
 	"github.com/fscache/fscache/internal/walk"
@@ -53,6 +54,38 @@ type Snapshot struct {
 	// starts[i] is the position in the snapshot of runs[i]'s first entry;
 	// starts[len(runs)] is the number of entries.
 	starts []int
+	// kept are values derived from the whole snapshot (Keep).
+	kept struct {
+		mu sync.Mutex
+		m  map[any]any
+	}
+}
+
+// maxKept bounds the values a snapshot keeps (Keep): past it, a new key
+// is not kept.
+const maxKept = 16
+
+// Kept returns the value kept under key (Keep), if any.
+func (s *Snapshot) Kept(key any) (any, bool) {
+	s.kept.mu.Lock()
+	defer s.kept.mu.Unlock()
+	v, ok := s.kept.m[key]
+	return v, ok
+}
+
+// Keep keeps v, a value derived from the snapshot's entries alone (a
+// glob's selection), under key for as long as the snapshot lives (at most
+// maxKept keys). The snapshot's entries never change, so neither does v's
+// truth; v must not be modified once kept.
+func (s *Snapshot) Keep(key, v any) {
+	s.kept.mu.Lock()
+	defer s.kept.mu.Unlock()
+	if s.kept.m == nil {
+		s.kept.m = map[any]any{}
+	}
+	if _, ok := s.kept.m[key]; ok || len(s.kept.m) < maxKept {
+		s.kept.m[key] = v
+	}
 }
 
 // NewSnapshot wraps entries (sorted by path, owned by the snapshot from now
