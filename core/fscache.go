@@ -15,15 +15,17 @@
 //
 // # The scan cache
 //
-// Calls with Cache set share in-process scans of a directory; a call
-// without it scans for itself and neither reads nor fills the cache. On
-// Linux a cached root is watched (inotify): before a cached call answers,
-// the changes reported so far are applied, so an answer reflects every
-// change completed before the call began. Elsewhere, or when watching
-// falls back (queue overflow, watch limit), a scan is served for
-// FS_SCAN_CACHE_TTL_MS (default 1000) and Invalidate refreshes it early.
-// The policy is read from the environment once per process; see the
-// README.
+// Calls with Cache set share in-process scans of a directory. On Linux a
+// cached root is watched (inotify): before a cached call answers, the
+// changes reported so far are applied, so an answer reflects every change
+// completed before the call began. Elsewhere, or when watching falls back
+// (queue overflow, watch limit, a network or FUSE file system), a scan is
+// served for FS_SCAN_CACHE_TTL_MS (default 1000) and Invalidate refreshes
+// it early. A call without Cache answers as of the call: it walks, but
+// from the third uncached call of the same shape within five minutes it is
+// answered from a watched scan, which is as current as a walk (never from
+// a scan served by TTL). The policy is read from the environment once per
+// process; see the README.
 //
 // # Cancellation
 //

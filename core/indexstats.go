@@ -6,8 +6,8 @@ import (
 	"github.com/fscache/fscache/internal/engine"
 )
 
-// IndexStats describes grep's content indexes (see the README's "Indexed
-// grep"). The counters run from the start of the process.
+// IndexStats describes grep's content indexes (see docs/indexed-grep.md).
+// The counters run from the start of the process.
 type IndexStats struct {
 	// Enabled reports whether indexing is on (FS_GREP_INDEX is not "0").
 	Enabled bool

@@ -326,7 +326,7 @@ export interface CacheStats {
   fullScans: number
   fullScanEntries: number
   fullScanMs: number
-  /** grep's content indexes (see the README's "Indexed grep"). */
+  /** grep's content indexes (see fscache's docs/indexed-grep.md). */
   grepIndex: GrepIndexStats
   /**
    * Calls made without `cache`: `served` were answered from a watched scan
