@@ -166,7 +166,10 @@ func GlobSelect(o GlobOptions, onMatch func(GlobMatch) error) (sel GlobSelection
 		}
 		pk := p.(picked)
 		if onMatch != nil && !top {
-			for _, i := range pk.idx {
+			for k, i := range pk.idx {
+				if k&255 == 0 && tok.Poll() || tok.Stopped() {
+					return picked{}, false, tok.Err()
+				}
 				m := *s.At(int(i))
 				if t, ok := pk.retyped[i]; ok {
 					m.Type = t
@@ -191,6 +194,9 @@ func GlobSelect(o GlobOptions, onMatch func(GlobMatch) error) (sel GlobSelection
 	sel = GlobSelection{Snapshot: snap, Hit: hit, Index: idx, Retyped: retyped}
 	if top && onMatch != nil && !(st != nil && st.observed.Load()) {
 		for i := range idx {
+			if i&255 == 0 && tok.Poll() || tok.Stopped() {
+				return GlobSelection{}, asError(tok.Err())
+			}
 			if err := onMatch(sel.Match(i)); err != nil {
 				return GlobSelection{}, asError(err)
 			}
