@@ -1,19 +1,25 @@
 #!/usr/bin/env node
-// export.mjs GIT_DIR REV DEST: writes the tree of REV from a bare git directory
-// (a snapshot brought by the search tool's `fetch`) into DEST. Blobs the
-// snapshot lacks (files of 4 MiB and more are left out of snapshots) are
-// skipped and listed, where `git archive` would stop at the first.
+// export.mjs GIT_DIR REV DEST [--missing FILE]: writes the tree of REV from a
+// bare git directory (a snapshot brought by the search tool's `fetch`) into
+// DEST. Blobs the snapshot lacks (files of 4 MiB and more are left out of
+// snapshots) are skipped and listed, where `git archive` would stop at the
+// first; with --missing, their paths are also written to FILE, one a line
+// (an empty file when none is missing), for run.sh to check.
 import { execFileSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 
-const [gitDir, rev, dest] = process.argv.slice(2);
-if (!dest) {
-  console.error("usage: export.mjs GIT_DIR REV DEST");
+const args = process.argv.slice(2);
+let missingFile = null;
+const opt = args.indexOf("--missing");
+if (opt >= 0) [, missingFile] = args.splice(opt, 2);
+const [gitDir, rev, dest] = args;
+if (!dest || args.length !== 3 || (opt >= 0 && !missingFile)) {
+  console.error("usage: export.mjs GIT_DIR REV DEST [--missing FILE]");
   process.exit(2);
 }
-const git = (args, input) =>
-  execFileSync("git", ["--git-dir", gitDir, ...args], { input, maxBuffer: 4 << 30, stdio: ["pipe", "pipe", "inherit"] });
+const git = (gitArgs, input) =>
+  execFileSync("git", ["--git-dir", gitDir, ...gitArgs], { input, maxBuffer: 4 << 30, stdio: ["pipe", "pipe", "inherit"] });
 
 const blobs = [];
 for (const line of git(["ls-tree", "-r", "-z", "--full-tree", rev]).toString("utf8").split("\0")) {
@@ -45,4 +51,5 @@ for (const b of blobs) {
     fs.writeFileSync(full, data, { mode: b.mode === "100755" ? 0o755 : 0o644 });
   }
 }
+if (missingFile) fs.writeFileSync(missingFile, missing.map((f) => f + "\n").join(""));
 console.log(`export: ${rev}: ${blobs.length - missing.length} files into ${dest}` + (missing.length ? `; not in the snapshot: ${missing.join(", ")}` : ""));

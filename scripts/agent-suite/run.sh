@@ -10,7 +10,9 @@
 # Steps (each done once; delete WORKDIR/<step> to redo it):
 #   src/            the tree of REV (export.mjs), then `bun install --ignore-scripts`
 #                   and the generated sources tests import (gen:tool-views,
-#                   generate-docs-index)
+#                   generate-docs-index). The files the snapshot lacks are
+#                   listed in src/.missing; every run stops (exit 2) when one
+#                   of them is not matched by ALLOW_MISSING, naming them
 #   published/      npm install of @oh-my-pi/pi-natives@<the version of REV's
 #                   packages/natives>: its linux-x64 addon is copied into
 #                   src/packages/natives/native/, which has none
@@ -19,8 +21,12 @@
 #                   pointed at src/packages/natives
 #   tests.txt       the test files that exercise glob, fuzzyFind, grep,
 #                   invalidateFsScanCache, listWorkspace (select.mjs)
+#                   (every listed file must be in src/, or the run stops)
 #   results/<side>/ one `bun test` per file and side, with a timeout, JUnit report
-# then compare.mjs prints per-file, per-side counts and every differing test.
+# then compare.mjs prints per-file, per-side counts, every difference and the
+# file failures (a file that did not load, timed out or wrote no report), and
+# its exit status is run.sh's: 0 both sides ran every file with the same
+# outcome for every test, 1 differences, 3 none but files failed on both sides.
 #
 # node_modules/@oh-my-pi/pi-natives is pointed at one side, then the other,
 # and is left pointing at the workspace's packages/natives (the real side).
@@ -28,9 +34,12 @@
 # Environment: BUN (default: this repository's bindings/node bun), DIST (the
 # directory of `make dist`, default dist/), TEST_TIMEOUT (seconds per test
 # file, default 300), FILES (a file of test paths instead of tests.txt),
-# SIDES (default "real overlay"). Needs node, npm and git. Not run by CI.
+# SIDES (default "real overlay"), ALLOW_MISSING (shell patterns, space-separated,
+# of the files the snapshot may lack: default "assets/* crates/*", the README's
+# images and the Rust sources, which the run does not read; "" to allow none).
+# Needs node, npm and git. Not run by CI.
 set -euo pipefail
-[[ $# -eq 3 ]] || { sed -n '2,30p' "$0"; exit 2; }
+[[ $# -eq 3 ]] || { sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 2; }
 git_dir=$(realpath "$1") rev=$2 work=$3
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(cd "$here/../.." && pwd)
@@ -52,10 +61,32 @@ ln -sfn "$(realpath "$bun")" "$work/bin/bun"
 export PATH=$work/bin:$PATH
 
 # 1. The tree and its dependencies.
-if [[ ! -f $src/.exported ]]; then
+if [[ ! -f $src/.exported || ! -f $src/.missing ]]; then
 	rm -rf "$src"
-	node "$here/export.mjs" "$git_dir" "$rev" "$src"
+	node "$here/export.mjs" "$git_dir" "$rev" "$src" --missing "$src/.missing"
 	touch "$src/.exported"
+fi
+# The files the snapshot lacks (export.mjs skipped them): a test importing one
+# fails to load on both sides (v18.0.0's snapshot lacks
+# packages/catalog/src/models.json), so the run stops unless each is allowed.
+read -ra allow_missing <<<"${ALLOW_MISSING-assets/* crates/*}"
+lacking=()
+while IFS= read -r f; do
+	[[ -n $f ]] || continue
+	allowed=
+	for pat in ${allow_missing[@]+"${allow_missing[@]}"}; do
+		# shellcheck disable=SC2053 # $pat is a pattern
+		[[ $f == $pat ]] && { allowed=1; break; }
+	done
+	[[ -n $allowed ]] || lacking+=("$f")
+done <"$src/.missing"
+if [[ ${#lacking[@]} -gt 0 ]]; then
+	{
+		echo "run.sh: $rev's tree has files the snapshot in $git_dir lacks (snapshots leave out files of 4 MiB and more), not allowed by ALLOW_MISSING (\"${ALLOW_MISSING-assets/* crates/*}\"):"
+		printf '  %s\n' "${lacking[@]}"
+		echo "run.sh: stopping: a test that reads one of them would fail to load on both sides. Use a GIT_DIR that has them (and delete $src), or allow them in ALLOW_MISSING."
+	} >&2
+	exit 2
 fi
 if [[ ! -f $src/.installed ]]; then
 	(cd "$src" && "$bun" install --ignore-scripts)
@@ -117,6 +148,18 @@ if [[ -z ${FILES:-} ]]; then
 	cut -f1 "$work/tests-why.txt" >"$tests"
 fi
 echo "run.sh: $(wc -l <"$tests") test files (list: $tests)"
+absent=()
+while read -r line; do
+	file=${line%%$'\t'*}
+	[[ -z $file || -f $src/$file ]] || absent+=("$file")
+done <"$tests"
+if [[ ${#absent[@]} -gt 0 ]]; then
+	{
+		echo "run.sh: test files in $tests that are not in $src:"
+		printf '  %s\n' "${absent[@]}"
+	} >&2
+	exit 2
+fi
 
 # 4. Each file on each side, alone, with a timeout (a hang is recorded).
 for side in $sides; do
@@ -124,7 +167,8 @@ for side in $sides; do
 	out=$work/results/$side
 	rm -rf "$out"
 	mkdir -p "$out" "$work/home-$side"
-	while read -r file; do
+	while read -r line; do
+		file=${line%%$'\t'*}
 		[[ -n $file ]] || continue
 		pkg=${file%%/test/*} rel=${file#*/test/}
 		mkdir -p "$(dirname "$out/$file")"
@@ -137,5 +181,8 @@ for side in $sides; do
 done
 point_at real
 
-# 5. The comparison.
-node "$here/compare.mjs" "$work/results" | tee "$work/compare.txt"
+# 5. The comparison, of every listed file: a file without a result on a side
+# counts as a failure there. compare.mjs's exit status is the run's.
+rc=0
+node "$here/compare.mjs" "$work/results" "$tests" | tee "$work/compare.txt" || rc=$?
+exit $rc
