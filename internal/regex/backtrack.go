@@ -120,152 +120,211 @@ const anyText = "(?s-u:.*)"
 // every backreference by anyText (relaxed; "" when p cannot be taken apart safely, e.g. in
 // (?x) mode or with unbalanced groups).
 func rewritePCRE(p string) (net, relaxed string) {
-	var nb, rb strings.Builder
-	relaxOK := true
+	w := pcreRewriter{p: p, relaxOK: true}
+	for w.i < len(p) {
+		c := p[w.i]
+		switch {
+		case c == '\\' && w.i+1 < len(p):
+			w.escape()
+		case w.inClass > 0:
+			w.classByte()
+		case c == '[':
+			w.openClass()
+		case c == '(':
+			w.openGroup()
+		case c == ')':
+			w.closeGroup()
+		default:
+			_, sz := utf8.DecodeRuneInString(p[w.i:])
+			w.write(p[w.i : w.i+sz])
+			w.i += sz
+		}
+	}
+	if w.drop > 0 || w.inClass > 0 || !w.relaxOK {
+		return w.nb.String(), ""
+	}
+	return w.nb.String(), w.rb.String()
+}
+
+// pcreRewriter is the state of rewritePCRE's single pass over a pattern.
+type pcreRewriter struct {
+	p      string
+	i      int             // next byte of p to read
+	nb, rb strings.Builder // the net and relaxed patterns being written
+	// relaxOK is false once the pattern turned out not to be safe to take
+	// apart (an x flag).
+	relaxOK bool
 	// drop > 0: inside a look-around group being dropped from relaxed;
 	// depth counts the groups open inside it.
-	drop, depth := 0, 0
-	wr := func(s string) {
-		nb.WriteString(s)
-		if drop == 0 {
-			rb.WriteString(s)
+	drop, depth int
+	inClass     int // nesting of bracket classes at i; 0 outside any
+}
+
+// write appends s to net and, outside a dropped look-around group, to
+// relaxed.
+func (w *pcreRewriter) write(s string) {
+	w.nb.WriteString(s)
+	if w.drop == 0 {
+		w.rb.WriteString(s)
+	}
+}
+
+// backref writes a backreference: its .NET spelling ref to net and, outside
+// a dropped look-around group, anyText to relaxed.
+func (w *pcreRewriter) backref(ref string) {
+	w.nb.WriteString(ref)
+	if w.drop == 0 {
+		w.rb.WriteString(anyText)
+	}
+}
+
+// nest counts a group opened inside a dropped look-around group.
+func (w *pcreRewriter) nest() {
+	if w.drop > 0 {
+		w.depth++
+	}
+}
+
+// escape copies the escape at p[i] ('\\', with a byte after it). Outside a
+// class a backreference becomes its .NET spelling (anyText in relaxed) and
+// \Q...\E (or \Q to the end) the quoted text escaped; anything else is
+// copied as is, the backslash with the character after it.
+func (w *pcreRewriter) escape() {
+	p, i := w.p, w.i
+	if w.inClass == 0 {
+		if ref, n, ok := backrefAt(p, i); ok {
+			w.backref(ref)
+			w.i += n
+			return
+		}
+		if p[i+1] == 'Q' {
+			lit, n := p[i+2:], len(p)-i
+			if end := strings.Index(p[i+2:], `\E`); end >= 0 {
+				lit, n = p[i+2:i+2+end], end+4
+			}
+			w.write(regexp2.Escape(lit))
+			w.i += n
+			return
 		}
 	}
-	inClass := 0
-	for i := 0; i < len(p); {
-		c := p[i]
-		switch {
-		case c == '\\' && i+1 < len(p):
-			d := p[i+1]
-			if inClass == 0 {
-				if name, n, ok := backrefAt(p, i); ok {
-					nb.WriteString(name)
-					if drop == 0 {
-						rb.WriteString(anyText)
-					}
-					i += n
-					continue
-				}
-				if d == 'Q' {
-					end := strings.Index(p[i+2:], `\E`)
-					lit := p[i+2:]
-					n := len(p) - i
-					if end >= 0 {
-						lit = p[i+2 : i+2+end]
-						n = end + 4
-					}
-					wr(regexp2.Escape(lit))
-					i += n
-					continue
-				}
+	_, sz := utf8.DecodeRuneInString(p[i+1:])
+	w.write(p[i : i+1+sz])
+	w.i += 1 + sz
+}
+
+// classByte copies the byte at p[i] inside a bracket class, rewriting a
+// POSIX class [:name:] to its regexp2 spelling and following the nesting
+// of '[' and ']'.
+func (w *pcreRewriter) classByte() {
+	p, i := w.p, w.i
+	c := p[i]
+	if c == '[' && i+1 < len(p) && p[i+1] == ':' {
+		if end := strings.Index(p[i:], ":]"); end > 0 {
+			if cls, ok := posixClasses[p[i+2:i+end]]; ok {
+				w.write(cls)
+				w.i += end + 2
+				return
 			}
-			_, sz := utf8.DecodeRuneInString(p[i+1:])
-			wr(p[i : i+1+sz])
-			i += 1 + sz
-		case inClass > 0:
-			if c == '[' && i+1 < len(p) && p[i+1] == ':' {
-				if end := strings.Index(p[i:], ":]"); end > 0 {
-					if cls, ok := posixClasses[p[i+2:i+end]]; ok {
-						wr(cls)
-						i += end + 2
-						continue
-					}
-				}
-			}
-			if c == '[' {
-				inClass++
-			} else if c == ']' {
-				inClass--
-			}
-			wr(p[i : i+1])
-			i++
-		case c == '[':
-			inClass = 1
-			wr("[")
-			i++
-			// A ']' first in a class is a literal.
-			if i < len(p) && p[i] == '^' {
-				wr("^")
-				i++
-			}
-			if i < len(p) && p[i] == ']' {
-				wr("]")
-				i++
-			}
-		case c == '(':
-			rest := p[i:]
-			switch {
-			case strings.HasPrefix(rest, "(?P<"):
-				wr("(?<")
-				i += 4
-				if drop > 0 {
-					depth++
-				}
-				continue
-			case strings.HasPrefix(rest, "(?P="):
-				end := strings.IndexByte(rest, ')')
-				if end < 0 {
-					wr(rest)
-					i = len(p)
-					continue
-				}
-				nb.WriteString(`\k<` + rest[4:end] + `>`)
-				if drop == 0 {
-					rb.WriteString(anyText)
-				}
-				i += end + 1
-				continue
-			case strings.HasPrefix(rest, "(?=") || strings.HasPrefix(rest, "(?!") ||
-				strings.HasPrefix(rest, "(?<=") || strings.HasPrefix(rest, "(?<!"):
-				if drop == 0 {
-					rb.WriteString("(?:)")
-					drop, depth = 1, 0
-					nb.WriteString("(")
-					i++
-					continue
-				}
-				depth++
-			case strings.HasPrefix(rest, "(?"):
-				// An x flag makes '#' start comments: don't take apart.
-				j := 2
-				for j < len(rest) && strings.IndexByte("imsxuUR-", rest[j]) >= 0 {
-					if rest[j] == 'x' {
-						relaxOK = false
-					}
-					j++
-				}
-				if drop > 0 {
-					depth++
-				}
-			default:
-				if drop > 0 {
-					depth++
-				}
-			}
-			wr("(")
-			i++
-		case c == ')':
-			if drop > 0 {
-				if depth == 0 {
-					drop = 0
-					nb.WriteString(")")
-					i++
-					continue
-				}
-				depth--
-			}
-			wr(")")
-			i++
-		default:
-			_, sz := utf8.DecodeRuneInString(p[i:])
-			wr(p[i : i+sz])
-			i += sz
 		}
 	}
-	if drop > 0 || inClass > 0 || !relaxOK {
-		return nb.String(), ""
+	switch c {
+	case '[':
+		w.inClass++
+	case ']':
+		w.inClass--
 	}
-	return nb.String(), rb.String()
+	w.write(p[i : i+1])
+	w.i++
+}
+
+// openClass copies the '[' at p[i] that opens a bracket class, with a '^'
+// after it and a ']' first in the class, which is a literal.
+func (w *pcreRewriter) openClass() {
+	w.inClass = 1
+	w.write("[")
+	w.i++
+	if w.i < len(w.p) && w.p[w.i] == '^' {
+		w.write("^")
+		w.i++
+	}
+	if w.i < len(w.p) && w.p[w.i] == ']' {
+		w.write("]")
+		w.i++
+	}
+}
+
+// openGroup handles the '(' at p[i]: (?P<name> becomes (?<name>, (?P=name)
+// a backreference, a look-around group starts a group dropped from relaxed
+// (an empty group stands for it there), and an x flag makes the pattern
+// unsafe to take apart; any other group is copied.
+func (w *pcreRewriter) openGroup() {
+	rest := w.p[w.i:]
+	switch {
+	case strings.HasPrefix(rest, "(?P<"):
+		w.write("(?<")
+		w.i += 4
+		w.nest()
+		return
+	case strings.HasPrefix(rest, "(?P="):
+		end := strings.IndexByte(rest, ')')
+		if end < 0 {
+			w.write(rest)
+			w.i = len(w.p)
+			return
+		}
+		w.backref(`\k<` + rest[4:end] + `>`)
+		w.i += end + 1
+		return
+	case isLookAround(rest):
+		if w.drop == 0 {
+			w.rb.WriteString("(?:)")
+			w.drop, w.depth = 1, 0
+			w.nb.WriteString("(")
+			w.i++
+			return
+		}
+	case strings.HasPrefix(rest, "(?"):
+		// An x flag makes '#' start comments: don't take apart.
+		if hasXFlag(rest) {
+			w.relaxOK = false
+		}
+	}
+	w.nest()
+	w.write("(")
+	w.i++
+}
+
+// closeGroup handles the ')' at p[i], which may end the look-around group
+// being dropped from relaxed.
+func (w *pcreRewriter) closeGroup() {
+	w.i++
+	if w.drop > 0 {
+		if w.depth == 0 {
+			w.drop = 0
+			w.nb.WriteString(")")
+			return
+		}
+		w.depth--
+	}
+	w.write(")")
+}
+
+// isLookAround reports whether rest starts with a look-ahead or
+// look-behind group.
+func isLookAround(rest string) bool {
+	return strings.HasPrefix(rest, "(?=") || strings.HasPrefix(rest, "(?!") ||
+		strings.HasPrefix(rest, "(?<=") || strings.HasPrefix(rest, "(?<!")
+}
+
+// hasXFlag reports whether the flags after "(?" at the start of rest
+// include x.
+func hasXFlag(rest string) bool {
+	for j := 2; j < len(rest) && strings.IndexByte("imsxuUR-", rest[j]) >= 0; j++ {
+		if rest[j] == 'x' {
+			return true
+		}
+	}
+	return false
 }
 
 // backrefAt recognises a backreference at p[i] ('\\'): \1, \k<n>, \k'n',

@@ -297,30 +297,62 @@ func (d *dfaCache) compute(s int32, c int) (int32, int32) {
 		return s, dfaQuit
 	}
 	if len(d.trans)+sh.stride > dfaMaxTrans || d.setEntries > dfaMaxSetEntries {
-		set := slices.Clone(d.sets[int(s)/sh.stride])
-		fl := d.flags[int(s)/sh.stride]
-		if d.searched-d.lastClear < 10*len(d.sets) {
-			d.badClr++
-		}
-		d.lastClear = d.searched
-		d.reset()
-		s = d.addState(set, fl)
+		s = d.clearKeeping(s)
 	}
-	n := sh.n
-	idx := int(s) / sh.stride
-	fl := d.flags[idx]
 	b := sh.repr[c]
 	lineEnd := b < 0 || sh.lineMode && b == '\n'
+	next, matched := d.step(int(s)/sh.stride, b, lineEnd)
+	var t int32
+	switch {
+	case matched:
+		t = dfaMatch
+	case b < 0:
+		t = dfaNoMatch
+	case lineEnd:
+		t = d.start
+	default:
+		if !sh.anchored {
+			next = append(next, sh.n.start)
+		}
+		set := d.unionClosure(next)
+		if len(set) == 0 {
+			t = dfaDead
+			break
+		}
+		t = d.addState(set, prevByteFlags(b)&sh.flagMask)
+	}
+	d.trans[int(s)+c] = t
+	return s, t
+}
+
+// clearKeeping clears the cache, which is full, and adds state s back: it
+// returns the new offset of s. A clear that comes after fewer bytes
+// searched than ten per state the cache held counts in badClr.
+func (d *dfaCache) clearKeeping(s int32) int32 {
+	idx := int(s) / d.sh.stride
+	set := slices.Clone(d.sets[idx])
+	fl := d.flags[idx]
+	if d.searched-d.lastClear < 10*len(d.sets) {
+		d.badClr++
+	}
+	d.lastClear = d.searched
+	d.reset()
+	return d.addState(set, fl)
+}
+
+// step resolves the assertions of the state at index idx before the byte
+// b (-1: the end of input; lineEnd: b ends the haystack, and no NFA state
+// steps on it), then steps the NFA states of the result on b. It returns
+// the NFA states reached and whether a match state was met.
+func (d *dfaCache) step(idx, b int, lineEnd bool) (next []int32, matched bool) {
+	n := d.sh.n
 	nb := b
 	if lineEnd {
 		nb = -1
 	}
-	have := lookHave(fl, nb)
-	// Resolve the assertions at this position.
+	have := lookHave(d.flags[idx], nb)
 	d.seen.clear()
 	d.stack = append(d.stack[:0], d.sets[idx]...)
-	var next []int32
-	matched := false
 	for id := d.pop(); id >= 0; id = d.pop() {
 		st := &n.states[id]
 		switch st.kind {
@@ -342,37 +374,23 @@ func (d *dfaCache) compute(s int32, c int) (int32, int32) {
 			}
 		}
 	}
-	var t int32
-	switch {
-	case matched:
-		t = dfaMatch
-	case b < 0:
-		t = dfaNoMatch
-	case lineEnd:
-		t = d.start
-	default:
-		if !sh.anchored {
-			next = append(next, n.start)
-		}
-		set := d.unionClosure(next)
-		if len(set) == 0 {
-			t = dfaDead
-			break
-		}
-		var nf uint8
-		if b == '\n' {
-			nf |= fPrevNL
-		}
-		if b == '\r' {
-			nf |= fPrevCR
-		}
-		if b < 0x80 && syntax.IsWordByte(byte(b)) {
-			nf |= fPrevWord
-		}
-		t = d.addState(set, nf&sh.flagMask)
+	return next, matched
+}
+
+// prevByteFlags returns what a state entered on byte b records of it for
+// the assertions after it (before flagMask keeps those the pattern needs).
+func prevByteFlags(b int) uint8 {
+	var fl uint8
+	if b == '\n' {
+		fl |= fPrevNL
 	}
-	d.trans[int(s)+c] = t
-	return s, t
+	if b == '\r' {
+		fl |= fPrevCR
+	}
+	if b < 0x80 && syntax.IsWordByte(byte(b)) {
+		fl |= fPrevWord
+	}
+	return fl
 }
 
 type scanEvent uint8
@@ -403,43 +421,8 @@ func (d *dfaCache) scan(data []byte, i, end int, s int32) (scanEvent, int, int32
 		if d.tok != nil && end-i > scanChunk {
 			lim = i + scanChunk
 		}
-		hay := data[i:lim]
-		j := 0
-		// The hot loop: four transitions per iteration while no special
-		// state (unknown, match, quit) shows up.
-		for ; j+4 <= len(hay); j += 4 {
-			t0 := trans[int(s)+int(cls[hay[j]])]
-			if t0 < 0 {
-				break
-			}
-			t1 := trans[int(t0)+int(cls[hay[j+1]])]
-			if t1 < 0 {
-				s = t0
-				j++
-				break
-			}
-			t2 := trans[int(t1)+int(cls[hay[j+2]])]
-			if t2 < 0 {
-				s = t1
-				j += 2
-				break
-			}
-			t3 := trans[int(t2)+int(cls[hay[j+3]])]
-			if t3 < 0 {
-				s = t2
-				j += 3
-				break
-			}
-			s = t3
-		}
-		var t int32
-		for ; j < len(hay); j++ {
-			t = trans[int(s)+int(cls[hay[j]])]
-			if t < 0 {
-				break
-			}
-			s = t
-		}
+		var j int
+		j, s = walk(trans, cls, data[i:lim], s)
 		i += j
 		d.searched += j
 		if i >= lim {
@@ -451,7 +434,7 @@ func (d *dfaCache) scan(data []byte, i, end int, s int32) (scanEvent, int, int32
 			}
 			continue
 		}
-		t = trans[int(s)+int(cls[data[i]])]
+		t := trans[int(s)+int(cls[data[i]])]
 		if t == dfaUnknown {
 			if d.tok.Poll() {
 				return evStop, i, s
@@ -475,6 +458,49 @@ func (d *dfaCache) scan(data []byte, i, end int, s int32) (scanEvent, int, int32
 			return evQuit, i, s
 		}
 	}
+}
+
+// walk is scan's hot loop: it follows the transitions trans from state s
+// over hay, the bytes mapped to their classes by cls, while they lead to
+// ordinary states. It returns how many bytes it consumed and the state
+// reached: at the end of hay, or before the first byte whose transition
+// is special (unknown, match, quit, dead).
+func walk(trans []int32, cls *[256]uint8, hay []byte, s int32) (int, int32) {
+	j := 0
+	// Four transitions per iteration while no special state shows up.
+	for ; j+4 <= len(hay); j += 4 {
+		t0 := trans[int(s)+int(cls[hay[j]])]
+		if t0 < 0 {
+			break
+		}
+		t1 := trans[int(t0)+int(cls[hay[j+1]])]
+		if t1 < 0 {
+			s = t0
+			j++
+			break
+		}
+		t2 := trans[int(t1)+int(cls[hay[j+2]])]
+		if t2 < 0 {
+			s = t1
+			j += 2
+			break
+		}
+		t3 := trans[int(t2)+int(cls[hay[j+3]])]
+		if t3 < 0 {
+			s = t2
+			j += 3
+			break
+		}
+		s = t3
+	}
+	for ; j < len(hay); j++ {
+		t := trans[int(s)+int(cls[hay[j]])]
+		if t < 0 {
+			break
+		}
+		s = t
+	}
+	return j, s
 }
 
 // eoi reports whether state s matches at the end of the haystack.

@@ -55,115 +55,156 @@ type LineIter struct {
 // examining input up to stop at least. found=false with done=false means
 // it stopped at stop without a result and can be called again.
 func (it *LineIter) Next(stop int) (ls, le int, found, done bool) {
+	if it.pos >= len(it.data) {
+		return 0, 0, false, true
+	}
+	switch it.mode {
+	case modeBacktrack:
+		return it.nextBacktrack(stop)
+	case modeNever:
+		return 0, 0, false, true
+	case modeMatchAll:
+		ls, le := it.pos, lineEnd(it.data, it.pos)
+		it.advance(le)
+		return ls, le, true, false
+	case modePure, modePrefilter:
+		return it.nextCandidate(stop)
+	}
+	return it.nextAutomaton(stop)
+}
+
+// nextCandidate is Next for modePure and modePrefilter: the line of the
+// prefilter's next candidate is the match under modePure; under
+// modePrefilter it is one when the required literals and the DFA confirm
+// it. Candidates too dense to pay off switch the iteration to modeDFA,
+// and nextAutomaton goes on from there.
+func (it *LineIter) nextCandidate(stop int) (ls, le int, found, done bool) {
 	data := it.data
-	for {
-		if it.pos >= len(data) {
+	for it.pos < len(data) {
+		c := it.st.mf.find(data, it.pos, stop)
+		if c < 0 {
+			if stop >= len(data) {
+				return 0, 0, false, true
+			}
+			it.pos = stop
+			return 0, 0, false, false
+		}
+		ls, le := lineBounds(data, it.floor, c)
+		it.advance(le)
+		if it.mode == modePure {
+			return ls, le, true, false
+		}
+		it.candidates++
+		if it.m.passesChecks(data[ls:le]) && it.st.dfa.matchHaystack(data[ls:le]) {
+			return ls, le, true, false
+		}
+		if it.overBudget(ls) {
 			return 0, 0, false, true
 		}
-		switch it.mode {
-		case modeBacktrack:
-			return it.nextBacktrack(stop)
-		case modeNever:
-			return 0, 0, false, true
-		case modeMatchAll:
-			ls, le := it.pos, lineEnd(data, it.pos)
-			it.advance(le)
+		// Candidates too dense to pay off: let the automaton scan.
+		dense := it.candidates >= 64 && (it.pos-it.pfStart)/it.candidates < denseGap
+		if dense {
+			it.mode = modeDFA
+		}
+		if it.pos >= stop {
+			return 0, 0, false, false
+		}
+		if dense {
+			return it.nextAutomaton(stop)
+		}
+	}
+	return 0, 0, false, true
+}
+
+// nextAutomaton is Next for modeDFA: the lazy DFA scans the input
+// (nextDFA), or the NFA simulation checks it line by line (nextNFA) when
+// the Regexp forces the NFA or the DFA gave up.
+func (it *LineIter) nextAutomaton(stop int) (ls, le int, found, done bool) {
+	if it.nfa || it.m.forceNFA {
+		return it.nextNFA(stop)
+	}
+	return it.nextDFA(stop)
+}
+
+// nextNFA is Next with the NFA simulation: it runs on each line in turn.
+func (it *LineIter) nextNFA(stop int) (ls, le int, found, done bool) {
+	data := it.data
+	for it.pos < len(data) {
+		ls, le := it.pos, lineEnd(data, it.pos)
+		it.advance(le)
+		if it.m.n.simulate(it.st.dfa.nfaSim(), data[ls:le]) {
 			return ls, le, true, false
-		case modePure, modePrefilter:
-			c := it.st.mf.find(data, it.pos, stop)
-			if c < 0 {
-				if stop >= len(data) {
-					return 0, 0, false, true
-				}
-				it.pos = stop
+		}
+		if it.overBudget(ls) {
+			return 0, 0, false, true
+		}
+		if it.pos >= stop {
+			return 0, 0, false, false
+		}
+	}
+	return 0, 0, false, true
+}
+
+// nextDFA is Next with the lazy DFA: it scans the input up to stop, from
+// the state a scan stopped in mid-line when there is one, and answers by
+// the event that stopped the scan. Where the DFA quit, the NFA simulation
+// checks the rest of the line; where it gave up, the NFA takes over the
+// iteration (nextNFA) from the start of the line.
+func (it *LineIter) nextDFA(stop int) (ls, le int, found, done bool) {
+	data, d := it.data, it.st.dfa
+	for it.pos < len(data) {
+		s := d.start
+		if it.mid {
+			s = it.s
+		}
+		ev, at, s := d.scan(data, it.pos, min(stop, len(data)), s)
+		switch ev {
+		case evEnd:
+			if at < len(data) {
+				it.pos, it.s, it.mid = at, s, true
 				return 0, 0, false, false
 			}
-			ls, le := lineBounds(data, it.floor, c)
-			it.advance(le)
-			if it.mode == modePure {
+			it.mid = false
+			it.pos = len(data)
+			if data[len(data)-1] != '\n' && d.eoi(s) {
+				ls, le := lineBounds(data, it.floor, len(data))
 				return ls, le, true, false
 			}
-			it.candidates++
-			if it.m.passesChecks(data[ls:le]) && it.st.dfa.matchHaystack(data[ls:le]) {
+			return 0, 0, false, true
+		case evMatch:
+			ls, le := lineBounds(data, it.floor, at)
+			it.advance(le)
+			return ls, le, true, false
+		case evQuit:
+			// The DFA state is the NFA's at `at`: resume there.
+			ls, le := lineBounds(data, it.floor, at)
+			it.advance(le)
+			if it.m.n.simulateFrom(d.nfaSim(), data[ls:le], at-ls, d.sets[int(s)/d.sh.stride]) {
 				return ls, le, true, false
 			}
 			if it.overBudget(ls) {
 				return 0, 0, false, true
 			}
-			// Candidates too dense to pay off: let the automaton scan.
-			if it.candidates >= 64 && (it.pos-it.pfStart)/it.candidates < denseGap {
-				it.mode = modeDFA
+			if it.pos >= stop {
+				// The line ran past the window.
+				return 0, 0, false, false
 			}
+		case evDead:
+			// Nothing can match in the rest of this line.
+			it.advance(lineEnd(data, at))
 			if it.pos >= stop {
 				return 0, 0, false, false
 			}
-		default:
-			if it.nfa || it.m.forceNFA {
-				ls, le := it.pos, lineEnd(data, it.pos)
-				it.advance(le)
-				if it.m.n.simulate(it.st.dfa.nfaSim(), data[ls:le]) {
-					return ls, le, true, false
-				}
-				if it.overBudget(ls) {
-					return 0, 0, false, true
-				}
-				if it.pos >= stop {
-					return 0, 0, false, false
-				}
-				continue
-			}
-			d := it.st.dfa
-			s := d.start
-			if it.mid {
-				s = it.s
-			}
-			ev, at, s := d.scan(data, it.pos, min(stop, len(data)), s)
-			switch ev {
-			case evEnd:
-				if at < len(data) {
-					it.pos, it.s, it.mid = at, s, true
-					return 0, 0, false, false
-				}
-				it.mid = false
-				it.pos = len(data)
-				if data[len(data)-1] != '\n' && d.eoi(s) {
-					ls, le := lineBounds(data, it.floor, len(data))
-					return ls, le, true, false
-				}
-				return 0, 0, false, true
-			case evMatch:
-				ls, le := lineBounds(data, it.floor, at)
-				it.advance(le)
-				return ls, le, true, false
-			case evQuit:
-				// The DFA state is the NFA's at `at`: resume there.
-				ls, le := lineBounds(data, it.floor, at)
-				it.advance(le)
-				if it.m.n.simulateFrom(d.nfaSim(), data[ls:le], at-ls, d.sets[int(s)/d.sh.stride]) {
-					return ls, le, true, false
-				}
-				if it.overBudget(ls) {
-					return 0, 0, false, true
-				}
-				if it.pos >= stop {
-					// The line ran past the window.
-					return 0, 0, false, false
-				}
-			case evDead:
-				// Nothing can match in the rest of this line.
-				it.advance(lineEnd(data, at))
-				if it.pos >= stop {
-					return 0, 0, false, false
-				}
-			case evGaveUp:
-				ls, _ := lineBounds(data, it.floor, at)
-				it.pos, it.floor, it.mid, it.nfa = ls, ls, false, true
-			case evStop:
-				it.err = it.tok.Err()
-				return 0, 0, false, true
-			}
+		case evGaveUp:
+			ls, _ := lineBounds(data, it.floor, at)
+			it.pos, it.floor, it.mid, it.nfa = ls, ls, false, true
+			return it.nextNFA(stop)
+		case evStop:
+			it.err = it.tok.Err()
+			return 0, 0, false, true
 		}
 	}
+	return 0, 0, false, true
 }
 
 // Start makes it iterate over the matching lines of data, one file's whole

@@ -38,43 +38,21 @@ func (m *Matcher) Search(data []byte, limit int, withLines bool, dst []Match, to
 	return m.search(data, limit, withLines, dst, tok)
 }
 
+// search is Search on the line iterator of internal/regex, in this
+// goroutine.
 func (m *Matcher) search(data []byte, limit int, withLines bool, dst []Match, tok *cancel.Token) (matches []Match, count int, err error) {
 	var it regex.LineIter
 	it.Start(m.re, data, tok)
 	defer it.Close()
-	// scratch holds a line with invalid UTF-8 while it is made valid.
-	var scratch []byte
-
-	matches = dst[:0]
+	c := collector{data: data, maxCols: m.maxCols, matches: dst[:0], lnNum: 1}
+	if withLines {
+		c.before, c.after = max(m.opts.ContextBefore, 0), max(m.opts.ContextAfter, 0)
+	}
 	capN := limit
 	if capN == 0 {
 		capN = 1
 	}
 	collected := 0
-	before, after := 0, 0
-	if withLines {
-		before, after = max(m.opts.ContextBefore, 0), max(m.opts.ContextAfter, 0)
-	}
-	// Line numbers are counted incrementally.
-	lnPos, lnNum := 0, 1
-	lineNo := func(p int) int {
-		lnNum += bytes.Count(data[lnPos:p], []byte{'\n'})
-		lnPos = p
-		return lnNum
-	}
-	emitted := 0      // start of the first line not yet reported
-	pendingAfter := 0 // after-context lines still owed to the last match
-	emitAfter := func(upto int) {
-		for pendingAfter > 0 && emitted < upto && emitted < len(data) {
-			le := lineEnd(data, emitted)
-			line, _ := formatLine(data[emitted:le], m.maxCols, &scratch)
-			last := &matches[len(matches)-1]
-			last.ContextAfter = append(last.ContextAfter, ContextLine{LineNumber: lineNo(emitted), Line: line})
-			emitted = le + 1
-			pendingAfter--
-		}
-	}
-
 	nextPoll := pollEvery
 	stopAt := len(data)
 	for {
@@ -88,12 +66,12 @@ func (m *Matcher) search(data []byte, limit int, withLines bool, dst []Match, to
 		if !found {
 			if done {
 				if err := it.Err(); err != nil {
-					return matches, count, err
+					return c.matches, count, err
 				}
 				break
 			}
 			if tok.Poll() {
-				return matches, count, tok.Err()
+				return c.matches, count, tok.Err()
 			}
 			nextPoll = it.Pos() + pollEvery
 			continue
@@ -105,48 +83,100 @@ func (m *Matcher) search(data []byte, limit int, withLines bool, dst []Match, to
 		}
 		collected++
 		if withLines {
-			emitAfter(ls)
-			var ctx []ContextLine
-			if before > 0 && ls > emitted {
-				// Walk back at most `before` lines, not into reported ones.
-				starts := [64]int{}
-				var ss []int
-				if before <= len(starts) {
-					ss = starts[:0]
-				}
-				p := ls
-				for k := 0; k < before && p > emitted; k++ {
-					q := emitted
-					if i := bytes.LastIndexByte(data[emitted:p-1], '\n'); i >= 0 {
-						q = emitted + i + 1
-					}
-					ss = append(ss, q)
-					p = q
-				}
-				ctx = make([]ContextLine, len(ss))
-				first := lineNo(ss[len(ss)-1])
-				for k := range ss {
-					q := ss[len(ss)-1-k]
-					line, _ := formatLine(data[q:lineEnd(data, q)], m.maxCols, &scratch)
-					ctx[k] = ContextLine{LineNumber: first + k, Line: line}
-				}
-			}
-			line, trunc := formatLine(data[ls:le], m.maxCols, &scratch)
-			matches = append(matches, Match{LineNumber: lineNo(ls), Line: line, Truncated: trunc, ContextBefore: ctx})
-			emitted = le + 1
-			pendingAfter = after
+			c.add(ls, le)
 		}
 		if it.Pos() >= nextPoll {
 			if tok.Poll() {
-				return matches, count, tok.Err()
+				return c.matches, count, tok.Err()
 			}
 			nextPoll = it.Pos() + pollEvery
 		}
 	}
-	if withLines && len(matches) > 0 {
+	if withLines && len(c.matches) > 0 {
 		// After-context of the last match runs up to the match that
 		// stopped the search, if any, or the end of the data.
-		emitAfter(stopAt)
+		c.emitAfter(stopAt)
 	}
-	return matches, count, nil
+	return c.matches, count, nil
+}
+
+// collector builds the Matches of a search with lines from its matching
+// lines, in order: each line with the context lines before it, and the
+// context lines after it up to the next match.
+type collector struct {
+	data          []byte
+	maxCols       int // the Matcher's maxCols (< 0: lines are not cut)
+	before, after int // context lines wanted before and after a match
+	matches       []Match
+	// scratch holds a line with invalid UTF-8 while it is made valid.
+	scratch []byte
+	// Line numbers are counted incrementally: lnPos starts line lnNum.
+	lnPos, lnNum int
+	emitted      int // start of the first line not yet reported
+	pendingAfter int // after-context lines still owed to the last match
+}
+
+// lineNo returns the number of the line starting at p, at or after the
+// last position asked.
+func (c *collector) lineNo(p int) int {
+	c.lnNum += bytes.Count(c.data[c.lnPos:p], []byte{'\n'})
+	c.lnPos = p
+	return c.lnNum
+}
+
+// add reports the matching line [ls, le): the after-context owed to the
+// previous match first, then the line with its before-context.
+func (c *collector) add(ls, le int) {
+	c.emitAfter(ls)
+	ctx := c.contextBefore(ls)
+	line, trunc := formatLine(c.data[ls:le], c.maxCols, &c.scratch)
+	c.matches = append(c.matches, Match{LineNumber: c.lineNo(ls), Line: line, Truncated: trunc, ContextBefore: ctx})
+	c.emitted = le + 1
+	c.pendingAfter = c.after
+}
+
+// emitAfter appends to the last match the after-context lines it is still
+// owed that start before upto.
+func (c *collector) emitAfter(upto int) {
+	for c.pendingAfter > 0 && c.emitted < upto && c.emitted < len(c.data) {
+		le := lineEnd(c.data, c.emitted)
+		line, _ := formatLine(c.data[c.emitted:le], c.maxCols, &c.scratch)
+		last := &c.matches[len(c.matches)-1]
+		last.ContextAfter = append(last.ContextAfter, ContextLine{LineNumber: c.lineNo(c.emitted), Line: line})
+		c.emitted = le + 1
+		c.pendingAfter--
+	}
+}
+
+// contextBefore returns the before-context of the matching line starting
+// at ls: at most c.before lines, none of them already reported (nil when
+// there are none).
+func (c *collector) contextBefore(ls int) []ContextLine {
+	if c.before <= 0 || ls <= c.emitted {
+		return nil
+	}
+	data, emitted := c.data, c.emitted
+	// Walk back at most `before` lines, not into reported ones.
+	starts := [64]int{}
+	var ss []int
+	if c.before <= len(starts) {
+		ss = starts[:0]
+	}
+	p := ls
+	for k := 0; k < c.before && p > emitted; k++ {
+		q := emitted
+		if i := bytes.LastIndexByte(data[emitted:p-1], '\n'); i >= 0 {
+			q = emitted + i + 1
+		}
+		ss = append(ss, q)
+		p = q
+	}
+	ctx := make([]ContextLine, len(ss))
+	first := c.lineNo(ss[len(ss)-1])
+	for k := range ss {
+		q := ss[len(ss)-1-k]
+		line, _ := formatLine(data[q:lineEnd(data, q)], c.maxCols, &c.scratch)
+		ctx[k] = ContextLine{LineNumber: first + k, Line: line}
+	}
+	return ctx
 }

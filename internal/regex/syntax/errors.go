@@ -106,22 +106,51 @@ func (e *syntaxError) Error() string {
 	if e.aux != nil {
 		spans = append(spans, *e.aux)
 	}
-	lines := strings.Split(e.pattern, "\n")
-	// Rust's str::lines drops a final empty line, but the formatter counts
-	// it back when the pattern ends with a newline.
-	lineCount := len(lines)
+	lines, lineCount := patternLines(e.pattern)
+	byLine, multi := spansByLine(spans, lineCount)
+	notated := notate(lines, lineCount, byLine)
+	var b strings.Builder
+	b.WriteString("regex parse error:\n")
+	if strings.Contains(e.pattern, "\n") {
+		divider := strings.Repeat("~", 79)
+		b.WriteString(divider)
+		b.WriteByte('\n')
+		b.WriteString(notated)
+		b.WriteString(divider)
+		b.WriteByte('\n')
+		if len(multi) > 0 {
+			b.WriteString(multiLineNotes(multi))
+			b.WriteByte('\n')
+		}
+	} else {
+		b.WriteString(notated)
+	}
+	b.WriteString("error: ")
+	b.WriteString(errMessages[e.kind])
+	return b.String()
+}
+
+// patternLines splits pattern into the lines the formatter shows, each
+// without a final '\r', and returns the number of lines it counts: Rust's
+// str::lines drops a final empty line, but the formatter counts it back
+// when the pattern ends with a newline.
+func patternLines(pattern string) (lines []string, lineCount int) {
+	lines = strings.Split(pattern, "\n")
+	lineCount = len(lines)
 	if lineCount > 1 && lines[lineCount-1] == "" {
 		lines = lines[:lineCount-1]
 	}
 	for i := range lines {
 		lines[i] = strings.TrimSuffix(lines[i], "\r")
 	}
-	width := 0
-	if lineCount > 1 {
-		width = len(strconv.Itoa(lineCount))
-	}
-	byLine := make([][]span, lineCount)
-	var multi []span
+	return lines, lineCount
+}
+
+// spansByLine sorts out spans: those within one line go to byLine, indexed
+// by that line (0-based, of lineCount; a span off those lines is left out),
+// the others to multi. Each list is in the order of spanLess.
+func spansByLine(spans []span, lineCount int) (byLine [][]span, multi []span) {
+	byLine = make([][]span, lineCount)
 	for _, s := range spans {
 		if s.isOneLine() {
 			i := s.start.line - 1
@@ -132,74 +161,82 @@ func (e *syntaxError) Error() string {
 			multi = append(multi, s)
 		}
 	}
-	less := func(a, b span) bool {
-		if a.start.offset != b.start.offset {
-			return a.start.offset < b.start.offset
-		}
-		return a.end.offset < b.end.offset
-	}
 	for i := range byLine {
-		sort.Slice(byLine[i], func(x, y int) bool { return less(byLine[i][x], byLine[i][y]) })
+		sort.Slice(byLine[i], func(x, y int) bool { return spanLess(byLine[i][x], byLine[i][y]) })
 	}
-	sort.Slice(multi, func(x, y int) bool { return less(multi[x], multi[y]) })
+	sort.Slice(multi, func(x, y int) bool { return spanLess(multi[x], multi[y]) })
+	return byLine, multi
+}
 
-	var notated strings.Builder
+// spanLess orders spans by start offset, then by end offset.
+func spanLess(a, b span) bool {
+	if a.start.offset != b.start.offset {
+		return a.start.offset < b.start.offset
+	}
+	return a.end.offset < b.end.offset
+}
+
+// notate renders the pattern's lines, numbered when it has several
+// (lineCount > 1) and indented by four spaces otherwise, each followed,
+// when it holds spans (byLine), by a line of carets under them.
+func notate(lines []string, lineCount int, byLine [][]span) string {
+	width := 0
+	if lineCount > 1 {
+		width = len(strconv.Itoa(lineCount))
+	}
+	var b strings.Builder
 	for i, line := range lines {
 		if width > 0 {
 			num := strconv.Itoa(i + 1)
-			notated.WriteString(strings.Repeat(" ", width-len(num)))
-			notated.WriteString(num)
-			notated.WriteString(": ")
+			b.WriteString(strings.Repeat(" ", width-len(num)))
+			b.WriteString(num)
+			b.WriteString(": ")
 		} else {
-			notated.WriteString("    ")
+			b.WriteString("    ")
 		}
-		notated.WriteString(line)
-		notated.WriteByte('\n')
+		b.WriteString(line)
+		b.WriteByte('\n')
 		if len(byLine[i]) > 0 {
 			pad := 4
 			if width > 0 {
 				pad = 2 + width
 			}
-			notated.WriteString(strings.Repeat(" ", pad))
-			pos := 0
-			for _, s := range byLine[i] {
-				for ; pos < s.start.column-1; pos++ {
-					notated.WriteByte(' ')
-				}
-				n := s.end.column - s.start.column
-				if n < 1 {
-					n = 1
-				}
-				notated.WriteString(strings.Repeat("^", n))
-				pos += n
-			}
-			notated.WriteByte('\n')
+			writeCarets(&b, pad, byLine[i])
 		}
 	}
-	var b strings.Builder
-	b.WriteString("regex parse error:\n")
-	if strings.Contains(e.pattern, "\n") {
-		divider := strings.Repeat("~", 79)
-		b.WriteString(divider)
-		b.WriteByte('\n')
-		b.WriteString(notated.String())
-		b.WriteString(divider)
-		b.WriteByte('\n')
-		if len(multi) > 0 {
-			notes := make([]string, len(multi))
-			for i, s := range multi {
-				notes[i] = "on line " + strconv.Itoa(s.start.line) + " (column " + strconv.Itoa(s.start.column) +
-					") through line " + strconv.Itoa(s.end.line) + " (column " + strconv.Itoa(s.end.column-1) + ")"
-			}
-			b.WriteString(strings.Join(notes, "\n"))
-			b.WriteByte('\n')
-		}
-	} else {
-		b.WriteString(notated.String())
-	}
-	b.WriteString("error: ")
-	b.WriteString(errMessages[e.kind])
 	return b.String()
+}
+
+// writeCarets writes the caret line under one line of the pattern: pad
+// spaces for its prefix, then carets under the columns of each of spans
+// (sorted; at least one caret each), then a newline.
+func writeCarets(b *strings.Builder, pad int, spans []span) {
+	b.WriteString(strings.Repeat(" ", pad))
+	pos := 0
+	for _, s := range spans {
+		for ; pos < s.start.column-1; pos++ {
+			b.WriteByte(' ')
+		}
+		n := s.end.column - s.start.column
+		if n < 1 {
+			n = 1
+		}
+		b.WriteString(strings.Repeat("^", n))
+		pos += n
+	}
+	b.WriteByte('\n')
+}
+
+// multiLineNotes describes the spans over several lines, one a line:
+// "on line L (column C) through line L' (column C')", the end column that
+// of the span's last character.
+func multiLineNotes(multi []span) string {
+	notes := make([]string, len(multi))
+	for i, s := range multi {
+		notes[i] = "on line " + strconv.Itoa(s.start.line) + " (column " + strconv.Itoa(s.start.column) +
+			") through line " + strconv.Itoa(s.end.line) + " (column " + strconv.Itoa(s.end.column-1) + ")"
+	}
+	return strings.Join(notes, "\n")
 }
 
 // IsBacktrackError reports whether err, a Rust-dialect rejection, is one

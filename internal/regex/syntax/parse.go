@@ -686,6 +686,9 @@ func isEscapeableCharacter(c rune) bool {
 	return true
 }
 
+// parseEscape parses the escape sequence whose backslash is at p.pos: a
+// backreference (an error: unsupported), a hexadecimal literal, a Unicode
+// class, a Perl class, or a one-character escape (parseCharEscape).
 func (p *parser) parseEscape() (*astNode, *syntaxError) {
 	start := p.pos
 	if !p.bump() {
@@ -710,21 +713,37 @@ func (p *parser) parseEscape() (*astNode, *syntaxError) {
 		sp.start = start
 		return &astNode{kind: astClassUnicode, span: sp, uni: cls}, nil
 	case c == 'd' || c == 's' || c == 'w' || c == 'D' || c == 'S' || c == 'W':
-		sp := p.spanChar()
-		p.bump()
-		sp.start = start
-		n := &astNode{kind: astClassPerl, span: sp}
-		switch c {
-		case 'd', 'D':
-			n.perl = perlDigit
-		case 's', 'S':
-			n.perl = perlSpace
-		default:
-			n.perl = perlWord
-		}
-		n.negated = c == 'D' || c == 'S' || c == 'W'
-		return n, nil
+		return p.parsePerlClassEscape(start, c), nil
 	}
+	return p.parseCharEscape(start, c)
+}
+
+// parsePerlClassEscape parses the Perl class \d, \s or \w, or its negation
+// \D, \S or \W, whose letter c is at p.pos; start is the backslash's
+// position.
+func (p *parser) parsePerlClassEscape(start position, c rune) *astNode {
+	sp := p.spanChar()
+	p.bump()
+	sp.start = start
+	n := &astNode{kind: astClassPerl, span: sp}
+	switch c {
+	case 'd', 'D':
+		n.perl = perlDigit
+	case 's', 'S':
+		n.perl = perlSpace
+	default:
+		n.perl = perlWord
+	}
+	n.negated = c == 'D' || c == 'S' || c == 'W'
+	return n
+}
+
+// parseCharEscape parses the one-character escape whose character c is at
+// p.pos (start is the backslash's position): an escaped meta character, a
+// superfluous escape of a punctuation character, a special character such
+// as \n, or an assertion (\A, \z, \b, \b{...}, \B, \<, \>). Any other
+// character is an unrecognized escape.
+func (p *parser) parseCharEscape(start position, c rune) (*astNode, *syntaxError) {
 	p.bump()
 	sp := span{start, p.pos}
 	if isMetaCharacter(c) {
@@ -733,50 +752,66 @@ func (p *parser) parseEscape() (*astNode, *syntaxError) {
 	if isEscapeableCharacter(c) {
 		return &astNode{kind: astLiteral, span: sp, lit: literal{span: sp, kind: litSuperfluous, c: c}}, nil
 	}
-	special := func(r rune) (*astNode, *syntaxError) {
+	if r, ok := specialEscape(c); ok {
 		return &astNode{kind: astLiteral, span: sp, lit: literal{span: sp, kind: litSpecial, c: r}}, nil
 	}
-	assertion := func(k assertionKind) (*astNode, *syntaxError) {
-		return &astNode{kind: astAssertion, span: sp, assert: k}, nil
+	var k assertionKind
+	switch c {
+	case 'A':
+		k = assertStartText
+	case 'z':
+		k = assertEndText
+	case 'b':
+		return p.parseWordBoundaryEscape(start, sp)
+	case 'B':
+		k = assertNotWordBoundary
+	case '<':
+		k = assertWordStart
+	case '>':
+		k = assertWordEnd
+	default:
+		return nil, p.err(sp, errEscapeUnrecognized)
 	}
+	return &astNode{kind: astAssertion, span: sp, assert: k}, nil
+}
+
+// specialEscape returns the character that the escape \c of a special
+// character stands for (\a, \f, \t, \n, \r, \v), and whether c is one.
+func specialEscape(c rune) (rune, bool) {
 	switch c {
 	case 'a':
-		return special('\x07')
+		return '\x07', true
 	case 'f':
-		return special('\x0C')
+		return '\x0C', true
 	case 't':
-		return special('\t')
+		return '\t', true
 	case 'n':
-		return special('\n')
+		return '\n', true
 	case 'r':
-		return special('\r')
+		return '\r', true
 	case 'v':
-		return special('\x0B')
-	case 'A':
-		return assertion(assertStartText)
-	case 'z':
-		return assertion(assertEndText)
-	case 'b':
-		n := &astNode{kind: astAssertion, span: sp, assert: assertWordBoundary}
-		if !p.isEOF() && p.char() == '{' {
-			kind, ok, e := p.maybeParseSpecialWordBoundary(start)
-			if e != nil {
-				return nil, e
-			}
-			if ok {
-				n.assert = kind
-				n.span.end = p.pos
-			}
-		}
-		return n, nil
-	case 'B':
-		return assertion(assertNotWordBoundary)
-	case '<':
-		return assertion(assertWordStart)
-	case '>':
-		return assertion(assertWordEnd)
+		return '\x0B', true
 	}
-	return nil, p.err(sp, errEscapeUnrecognized)
+	return 0, false
+}
+
+// parseWordBoundaryEscape parses what follows \b, whose span is sp (start
+// is the backslash's position): a special word boundary \b{start}, \b{end},
+// \b{start-half} or \b{end-half} when a '{' follows, or else a plain word
+// boundary (the '{' then begins a repetition).
+func (p *parser) parseWordBoundaryEscape(start position, sp span) (*astNode, *syntaxError) {
+	n := &astNode{kind: astAssertion, span: sp, assert: assertWordBoundary}
+	if !p.isEOF() && p.char() == '{' {
+		kind, ok, e := p.maybeParseSpecialWordBoundary(start)
+		if e != nil {
+			return nil, e
+		}
+		if ok {
+			n.assert = kind
+			n.span.end = p.pos
+		}
+	}
+	return n, nil
 }
 
 func (p *parser) maybeParseSpecialWordBoundary(wbStart position) (assertionKind, bool, *syntaxError) {
