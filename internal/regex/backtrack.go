@@ -219,7 +219,7 @@ func (w *pcreRewriter) classByte() {
 	p, i := w.p, w.i
 	c := p[i]
 	if c == '[' && i+1 < len(p) && p[i+1] == ':' {
-		if end := strings.Index(p[i:], ":]"); end > 0 {
+		if end := strings.Index(p[i:], ":]"); end > 1 { // "[:]" names no class
 			if cls, ok := posixClasses[p[i+2:i+end]]; ok {
 				w.write(cls)
 				w.i += end + 2

@@ -76,3 +76,19 @@ func TestBacktrackFileBudget(t *testing.T) {
 	}
 	t.Logf("%v after %v", err, el)
 }
+
+// TestPCREEmptyPosixClassNoPanic: "[:]" inside a bracket class of a pattern
+// that the backtracking engine runs names no POSIX class; it once sliced
+// out of range and panicked in Compile.
+func TestPCREEmptyPosixClassNoPanic(t *testing.T) {
+	for _, p := range []string{`(?=a)[x[:]]`, `(?=a)[[:]x]`, `\1[[:]`, `(?<=b)[[:]`, `(a)\1[[:alpha:][:]]`} {
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("Compile(%q) panicked: %v", p, r)
+				}
+			}()
+			Compile(Options{Pattern: p})
+		}()
+	}
+}
