@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+	"time"
 )
 
 // agentRoot is the tree of the agent-shape benchmarks: FSCACHE_BENCH_REPO,
@@ -58,5 +59,45 @@ func benchGlob(b *testing.B, o GlobOptions, onMatch func(GlobMatch) error) {
 		if _, err := Glob(o, onMatch); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// BenchmarkAgentGrep: the agent's grep tool shape, repeated with the root
+// indexed (built before the timing), for a literal found in few files and
+// one found in most, which reaches maxCount.
+func BenchmarkAgentGrep(b *testing.B) {
+	root := agentRoot(b)
+	for _, pat := range []string{"ErrUnexpectedEOF", "err != nil"} {
+		b.Run(pat, func(b *testing.B) {
+			o := GrepOptions{Pattern: pat, Path: root, Hidden: Bool(true), Gitignore: Bool(true), MaxCount: Int(2000),
+				MaxCountPerFile: Int(21), ContextBefore: Int(1), ContextAfter: Int(3), MaxColumns: Int(512)}
+			for range 3 {
+				if _, err := Grep(o, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if gi := grepIndex(); gi != nil {
+				waitIndexed(b, gi)
+			}
+			b.ResetTimer()
+			for range b.N {
+				if _, err := Grep(o, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// waitIndexed waits (at most a minute) until gi's builder has ended.
+func waitIndexed(b *testing.B, gi *grepIndexes) {
+	for i := 0; i < 60000; i++ {
+		gi.mu.Lock()
+		busy := gi.building
+		gi.mu.Unlock()
+		if !busy {
+			return
+		}
+		time.Sleep(time.Millisecond)
 	}
 }
