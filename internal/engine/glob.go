@@ -186,9 +186,18 @@ func GlobSelect(o GlobOptions, onMatch func(GlobMatch) error) (sel GlobSelection
 	}
 	idx, retyped := pick.idx, pick.retyped
 	if o.SortByMtime {
-		sortByMtime(snap, idx)
-		if o.MaxResults != nil && len(idx) > *o.MaxResults {
-			idx = idx[:*o.MaxResults]
+		// A snapshot served again keeps its newest-first order too.
+		tk := globSortKey{globSelKey{norm, o.FileType, limit}, deref(o.MaxResults)}
+		if v, ok := snap.Kept(tk); hit && ok {
+			idx = slices.Clone(v.([]int32))
+		} else {
+			sortByMtime(snap, idx)
+			if o.MaxResults != nil && len(idx) > *o.MaxResults {
+				idx = idx[:*o.MaxResults]
+			}
+			if hit && !g.statted.Load() {
+				snap.Keep(tk, slices.Clone(idx))
+			}
 		}
 	}
 	sel = GlobSelection{Snapshot: snap, Hit: hit, Index: idx, Retyped: retyped}
@@ -219,6 +228,13 @@ type globSelKey struct {
 	pattern  string
 	fileType walk.FileType
 	limit    int
+}
+
+// globSortKey is the key of a selection's newest-first order, cut to n
+// (0: not cut), kept with a snapshot.
+type globSortKey struct {
+	sel globSelKey
+	n   int
 }
 
 // sortByMtime sorts idx (positions in snap, ascending) newest first; equal
