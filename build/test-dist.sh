@@ -96,7 +96,7 @@ echo "typecheck ok"
 
 echo "== the overlay as @oh-my-pi/pi-natives, over the real pi-natives, for the agent's imports"
 overlay_tgz=$dist/fscache-pi-natives-$version.tgz
-for list in "$here"/overlay/agent-imports-*.json; do
+for list in "$top"/bindings/pi-natives-overlay/agent-imports-*.json; do
 	pin=$(node -p "require('$list').piNatives")
 	dir=$tmp/overlay-$pin
 	mkdir -p "$dir"
@@ -115,7 +115,7 @@ for list in "$here"/overlay/agent-imports-*.json; do
 	  }
 	}
 	EOF
-	cp "$here/overlay/smoke.mjs" "$dir/"
+	cp "$top/bindings/pi-natives-overlay/smoke.mjs" "$dir/"
 	(cd "$dir" && run npm install --no-audit --no-fund --loglevel=error)
 	test "$(node -p "require('$dir/node_modules/@oh-my-pi/pi-natives-real/package.json').version")" = "$pin"
 	(cd "$dir" && run bun smoke.mjs "$list" && run node smoke.mjs "$list")
@@ -139,7 +139,7 @@ echo "== fscache-pi-natives install/uninstall: the overlay put under an installe
 # npm -g would.
 stub=$tmp/agent-stub
 mkdir -p "$stub" "$tmp/agent-global/cli"
-pin=$(node -p "require('$(ls "$here"/overlay/agent-imports-*.json | sort -V | tail -1)').piNatives")
+pin=$(node -p "require('$(ls "$top"/bindings/pi-natives-overlay/agent-imports-*.json | sort -V | tail -1)').piNatives")
 cat >"$stub/package.json" <<-EOF
 { "name": "@oh-my-pi/pi-coding-agent", "version": "0.0.0-stub", "type": "module", "main": "index.js",
   "dependencies": { "@oh-my-pi/pi-natives": "$pin" } }

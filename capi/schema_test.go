@@ -1,3 +1,5 @@
+//go:build cgo
+
 package main
 
 // The option schema (schema/options.json) against the Go side: what capi

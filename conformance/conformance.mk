@@ -43,9 +43,9 @@ $(CONF18_REF):
 	NPM=$(NPM) PKG=@oh-my-pi/pi-natives-linux-x64 MEMBER=package/pi_natives.linux-x64-modern.node \
 	  $(CONF_DIR)/fetch-reference.sh $(CONF18_VERSION) $@ $(CONF18_SHA256)
 
-conformance-ref: $(CONF_REF) $(CONF18_REF)
+conformance-ref: $(CONF_REF) $(CONF18_REF) ## only fetch the references (pi-natives 14.9.9, 18.2.3) into conformance/.cache/
 
-conformance: build $(CONF_REF) $(CONF18_REF)
+conformance: build $(CONF_REF) $(CONF18_REF) ## every case through fscache and pi-natives 14.9.9 / 18.2.3; exit 1 on a difference not allowed
 	FSCACHE_NODE_ADDON=$(CONF_ADDON) $(NODE) $(CONF_DIR)/driver.mjs $(CONF_INDEX_OFF) \
 	  --left ref:$(CONF_REF) --right ours:$(CONF_OURS) $(CONFORMANCE_ARGS)
 	FSCACHE_NODE_ADDON=$(CONF_ADDON) $(NODE) $(CONF_DIR)/driver.mjs --suite 18 --out $(CONF_DIR)/out18 $(CONF_INDEX_OFF) \
@@ -54,19 +54,19 @@ conformance: build $(CONF_REF) $(CONF18_REF)
 
 # The grep cases again with grep's index live on our side (the cache/ cases test the TTL policy,
 # which watching replaces: they stay in the main run).
-conformance-index: build $(CONF_REF) $(CONF18_REF)
+conformance-index: build $(CONF_REF) $(CONF18_REF) ## the grep cases again, with grep's content index live on fscache's side
 	FSCACHE_NODE_ADDON=$(CONF_ADDON) $(NODE) $(CONF_DIR)/driver.mjs --out $(CONF_DIR)/out-index \
 	  $(CONF_INDEX_ON) --exclude '^cache/' --left ref:$(CONF_REF) --right ours:$(CONF_OURS) $(CONFORMANCE_ARGS)
 	FSCACHE_NODE_ADDON=$(CONF_ADDON) $(NODE) $(CONF_DIR)/driver.mjs --suite 18 --out $(CONF_DIR)/out18-index \
 	  $(CONF_INDEX_ON) --left ref:$(CONF18_REF) --right ours:$(CONF_OURS) $(CONFORMANCE18_ARGS)
 
 # Only the 18.2.3 suite.
-conformance18: build $(CONF18_REF)
+conformance18: build $(CONF18_REF) ## only the 18.2.3 suite (what pi-natives 18.2 added)
 	FSCACHE_NODE_ADDON=$(CONF_ADDON) $(NODE) $(CONF_DIR)/driver.mjs --suite 18 --out $(CONF_DIR)/out18 \
 	  --left ref:$(CONF18_REF) --right ours:$(CONF_OURS) $(CONFORMANCE18_ARGS)
 
-conformance-self: $(CONF_REF)
+conformance-self: $(CONF_REF) ## the reference against itself (harness check, no build needed)
 	$(NODE) $(CONF_DIR)/driver.mjs --left ref:$(CONF_REF) --right ref:$(CONF_REF) $(CONFORMANCE_ARGS)
 
-conformance-list:
+conformance-list: ## list the case ids and counts per area
 	@$(NODE) $(CONF_DIR)/driver.mjs --list $(CONFORMANCE_ARGS)

@@ -4,19 +4,23 @@
 # Checks the macOS binaries (libfscache.dylib and the addon, cross-built by
 # build/mk/platforms.mk, as packed by make dist) without a Mac, with LLVM's tools:
 #   - both are 64-bit Mach-O dylibs of ARCH (x64 or arm64);
-#   - the library's install name is @rpath/libfscache.dylib, it exports every
-#     function HEADER declares, and it needs nothing but libSystem (and, on
-#     arm64, CoreFoundation, which Go's runtime/cgo links there);
-#   - the addon exports napi_register_module_v1, loads @rpath/libfscache.dylib
-#     through an @loader_path rpath, takes every fscache_* symbol from it and
-#     leaves every napi_* symbol to the host (flat namespace, as
-#     -undefined dynamic_lookup does);
+#   - the library's install name is @rpath/libfscache.dylib, it exports the
+#     functions HEADER declares and nothing else (its export trie, what dyld
+#     binds and dlsym()s against, and its symbol table's external
+#     definitions: build/darwin/macho-exports.mjs made them so), and it
+#     needs nothing but libSystem (and, on arm64, CoreFoundation, which Go's
+#     runtime/cgo links there);
+#   - the addon exports napi_register_module_v1 and nothing but Node-API's
+#     entry points, loads @rpath/libfscache.dylib through an @loader_path
+#     rpath, takes every fscache_* symbol from it and leaves every napi_*
+#     symbol to the host (flat namespace, as -undefined dynamic_lookup does);
 #   - on arm64 both carry a code signature (an ad-hoc one: Apple silicon
-#     refuses to run unsigned code).
+#     refuses to run unsigned code); every page hash of a signature matches
+#     the file (macho-exports.mjs --verify; node).
 # Prints what it checked; exits non-zero on the first failure.
 set -euo pipefail
 arch=$1 lib=$2 addon=$3 header=$4
-nm=${LLVM_NM:-llvm-nm} objdump=${LLVM_OBJDUMP:-llvm-objdump}
+nm=${LLVM_NM:-llvm-nm} objdump=${LLVM_OBJDUMP:-llvm-objdump} node=${NODE:-node}
 case $arch in
 x64) cputype=X86_64 ;;
 arm64) cputype=ARM64 ;;
@@ -31,12 +35,19 @@ for f in "$lib" "$addon"; do
 	if [ "$arch" = arm64 ]; then
 		$objdump --macho --private-headers "$f" | grep -q 'cmd LC_CODE_SIGNATURE' || fail "$f: no code signature"
 	fi
+	"$node" "$(dirname "$0")/macho-exports.mjs" --verify "$f" >/dev/null || fail "$f: its code signature does not match it"
 done
 
-# The C ABI: every function of the header, defined and exported.
+# trie FILE: the names of FILE's export trie; symtab FILE: its symbol
+# table's external definitions; both without the leading underscore, sorted.
+trie() { $objdump --macho --exports-trie "$1" | awk '$1 ~ /^0x/ {print $2}' | sed 's/^_//' | sort -u; }
+symtab() { $nm -gU --just-symbol-name "$1" | sed 's/^_//' | sort -u; }
+
+# The C ABI: the functions of the header, defined and exported, no more.
 want=$(header_functions "$header")
-exports=$($nm -gU --just-symbol-name "$lib" | sed 's/^_//' | sort -u)
-check_exported "$lib" "$want" "$exports"
+exports=$(trie "$lib")
+check_exports_exactly "$lib (export trie)" "$want" "$exports"
+check_exports_exactly "$lib (symbol table)" "$want" "$(symtab "$lib")"
 id=$($objdump --macho --dylib-id "$lib" | tail -n1)
 [ "$id" = "@rpath/libfscache.dylib" ] || fail "$lib: install name $id"
 deps=$($objdump --macho --dylibs-used "$lib" | tail -n +2 | awk '{print $1}' | grep -vx '@rpath/libfscache.dylib' | sort)
@@ -55,7 +66,9 @@ case "$inits" in
 esac
 
 # The addon.
-$nm -gU --just-symbol-name "$addon" | grep -qx _napi_register_module_v1 || fail "$addon does not export napi_register_module_v1"
+addonexports=$(trie "$addon")
+check_addon_exports "$addon (export trie)" "$addonexports"
+check_addon_exports "$addon (symbol table)" "$(symtab "$addon")"
 $objdump --macho --dylibs-used "$addon" | grep -q '^[[:space:]]*@rpath/libfscache.dylib ' || fail "$addon does not load @rpath/libfscache.dylib"
 rpaths=$($objdump --macho --rpaths "$addon" | tail -n +2)
 [ "$rpaths" = "@loader_path" ] || fail "$addon: rpaths '$rpaths', want @loader_path"
@@ -65,4 +78,4 @@ counts=$($objdump --macho --bind --lazy-bind --weak-bind "$addon" |
 	check_binds "$addon" flat-namespace libfscache "$exports")
 read -r napi nimported <<<"$counts"
 
-echo "check-macho $arch: ok: $(echo "$want" | wc -l) C functions exported by @rpath/libfscache.dylib; addon exports napi_register_module_v1, $napi Node-API imports left to the host, $nimported taken from the library, rpath @loader_path$([ "$arch" = arm64 ] && echo ', both signed'); initializers Go's, then the library's"
+echo "check-macho $arch: ok: the $(echo "$want" | wc -l) C functions of fscache.h exported by @rpath/libfscache.dylib, nothing else; addon exports $(echo $addonexports) only, $napi Node-API imports left to the host, $nimported taken from the library, rpath @loader_path$([ "$arch" = arm64 ] && echo ', both signed, every page hash right'); initializers Go's, then the library's"

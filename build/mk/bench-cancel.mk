@@ -13,7 +13,7 @@ BENCH_CANCEL    = $(GO) test -run '^$$' -bench '^BenchmarkCancelLatency$$' -benc
 .PHONY: bench-cancel
 BENCH_EXTRA += bench-cancel
 
-bench-cancel:
+bench-cancel: ## cancellation latency p50/p99 (glob, NFA grep, backtracking grep), idle and beside two CPU hogs
 	@echo "== cancel latency, idle"
 	$(BENCH_CANCEL)
 	@echo "== cancel latency, beside two CPU hogs"

@@ -14,11 +14,11 @@
 .PHONY: bench-index bench-indexed
 BENCH_EXTRA += bench-index bench-indexed
 
-bench-indexed: build $(CONF_REF) $(CONF18_REF) $(NODE_STAMP)
+bench-indexed: build $(CONF_REF) $(CONF18_REF) $(NODE_STAMP) ## indexed greps from Node against pi-natives 14.9.9 and 18.2.3 (build/out/bench/indexed.md)
 	FSCACHE_NODE_ADDON=$(abspath $(NODE_ADDON)) $(NODE) $(NODE_DIR)/bench/indexed.mjs \
 	  --ref14 $(CONF_REF) --ref18 $(CONF18_REF) $(if $(BENCH_REPO),--repo $(BENCH_REPO))
 
-bench-index:
+bench-index: ## grep's content index against no index on Go's src, its build and size (build/out/bench/index.md)
 	mkdir -p build/out/bench
 	FSCACHE_BENCH_INDEX=1 FSCACHE_BENCH_INDEX_OUT=$(abspath build/out/bench/index.md) \
 	  $(GO) test -count=1 -run '^TestIndexBenchGoroot$$' -v ./internal/engine

@@ -5,5 +5,5 @@
 .PHONY: bench-watch
 BENCH_EXTRA += bench-watch
 
-bench-watch: build
+bench-watch: build ## the watched scan cache on a 120k-file tree: watching on and off, the call after one change
 	FSCACHE_NODE_ADDON=$(abspath $(NODE_ADDON)) $(NODE) bindings/node/bench/watch.mjs

@@ -29,21 +29,21 @@ BENCH_REPO ?=
 .PHONY: bench-tools bench-doc bench-before bench-lw
 
 # fd and ripgrep, for the whole-process rows (Debian names fd "fdfind").
-bench-tools:
+bench-tools: ## install fd and ripgrep (Debian packages) for the whole-process rows of make bench
 	@command -v fdfind >/dev/null && command -v rg >/dev/null || \
 	  { apt-get update -qq && apt-get install -y -qq fd-find ripgrep; }
 
 bench: bench-tools
 BENCH_EXTRA += bench-lw
 
-bench-lw: build $(CONF_REF) $(CONF18_REF) $(NODE_STAMP)
+bench-lw: build $(CONF_REF) $(CONF18_REF) $(NODE_STAMP) ## listWorkspace against pi-natives 14.9.9 and 18.2.3 (build/out/bench/listworkspace.md)
 	FSCACHE_NODE_ADDON=$(abspath $(NODE_ADDON)) $(NODE) $(NODE_DIR)/bench/listworkspace.mjs \
 	  --ref14 $(CONF_REF) --ref18 $(CONF18_REF) $(if $(BENCH_REPO),--repo $(BENCH_REPO))
 
-bench-doc:
+bench-doc: ## copy the last run's chart to docs/performance.svg
 	cp build/out/bench/ratios.svg docs/performance.svg
 
-bench-before: build bench-tools $(CONF_REF) $(NODE_STAMP)
+bench-before: build bench-tools $(CONF_REF) $(NODE_STAMP) ## make bench's comparison with a third column: fscache built from BENCH_BASE_REV (default main)
 	rm -rf $(BENCH_BASE) && mkdir -p $(BENCH_BASE)
 	git archive $(BENCH_BASE_REV) | tar -x -C $(BENCH_BASE)
 	ln -s $(abspath $(NODE_DIR))/node_modules $(BENCH_BASE)/$(NODE_DIR)/node_modules

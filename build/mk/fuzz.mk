@@ -17,7 +17,7 @@ FUZZPKGS ?= ./...
 
 .PHONY: fuzz
 
-fuzz:
+fuzz: ## every Go fuzz target for FUZZTIME each (default 30s), one after the other
 	@mkdir -p build/out
 	$(GO) test -list '^Fuzz' $(FUZZPKGS) > build/out/.fuzz-list
 	@awk '/^Fuzz/ { t = t " " $$1 } /^ok / { if (t != "") print $$2 t; t = "" }' build/out/.fuzz-list > build/out/.fuzz-targets

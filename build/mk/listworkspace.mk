@@ -6,7 +6,7 @@
 
 .PHONY: test-ffi-lw
 
-test-ffi-lw: $(LIB) $(NODE_STAMP)
+test-ffi-lw: $(LIB) $(NODE_STAMP) ## bun:test suite calling fscache_list_workspace through bun:ffi
 	cd $(NODE_DIR) && $(NODE_TEST_ENV) $(BUN_TEST) ./test/listworkspace.ffi.bun.test.ts
 
 TEST_EXTRA += test-ffi-lw

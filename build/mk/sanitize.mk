@@ -5,10 +5,12 @@
 #
 # What is instrumented, and so checked for out-of-bounds access, use after
 # free, double free, leaks (C programs only) and undefined behaviour:
-#   - the C ABI test (capi/ctest/fscache_test.c) and the C stress test
-#     (capi/ctest/stress.c), built as build/out/asan/fscache_ctest and
-#     build/out/asan/fscache_stress: their own code and every call into the
-#     library, the strings it returns, fscache_free, the callbacks;
+#   - the C ABI test (capi/ctest/fscache_test.c), the C stress test
+#     (capi/ctest/stress.c) and the test of three copies of the library in
+#     one process (capi/ctest/two_copies_test.c, build/mk/copies.mk), built
+#     as build/out/asan/fscache_ctest, fscache_stress and
+#     fscache_two_copies: their own code and every call into the library,
+#     the strings it returns, fscache_free, the callbacks;
 #   - the Node-API addon (bindings/node/fscache_node.c), built as
 #     build/out/asan/fscache.node and run under Node with the package suite and
 #     the worker stress suite: its buffers, batches, thread-safe functions,
@@ -49,7 +51,7 @@ $(SAN_STAMP):
 	@rm -f $(SAN_DIR)/probe $(SAN_DIR)/probe.c
 	@touch $@
 
-sanitize-deps: $(SAN_STAMP)
+sanitize-deps: $(SAN_STAMP) ## install gcc's ASan/UBSan runtimes when a sanitized program cannot be linked
 
 # The library next to the instrumented programs, for their $ORIGIN rpath.
 $(SAN_DIR)/libfscache.so: $(LIB) $(SAN_STAMP)
@@ -62,13 +64,17 @@ $(SAN_DIR)/fscache_ctest: capi/ctest/fscache_test.c include/fscache.h $(SAN_DIR)
 $(SAN_DIR)/fscache_stress: capi/ctest/stress.c include/fscache.h $(SAN_DIR)/libfscache.so
 	$(SAN_CC) -std=c11 -Wall -Wextra -Werror $(SAN_FLAGS) -Iinclude -o $@ $< -L$(SAN_DIR) -lfscache -Wl,-rpath,'$$ORIGIN' -lpthread
 
+$(SAN_DIR)/fscache_two_copies: capi/ctest/two_copies_test.c include/fscache.h $(SAN_STAMP)
+	$(SAN_CC) -std=c11 -Wall -Wextra -Werror $(SAN_FLAGS) -Iinclude -o $@ $< -ldl -lpthread
+
 $(SAN_DIR)/fscache.node: $(NODE_DIR)/fscache_node.c include/fscache.h $(SAN_DIR)/libfscache.so $(NODE_STAMP)
 	$(SAN_CC) -std=c11 -Wall -Wextra -Werror=implicit-function-declaration $(SAN_FLAGS) -D_GNU_SOURCE -fPIC -shared \
 	  -fvisibility=hidden -I$(NAPI_INC) -Iinclude -o $@ $(NODE_DIR)/fscache_node.c \
 	  -L$(SAN_DIR) -lfscache -Wl,-rpath,'$$ORIGIN' -Wl,-z,nodelete -lpthread
 
-test-sanitize: $(SAN_DIR)/fscache_ctest $(SAN_DIR)/fscache_stress $(SAN_DIR)/fscache.node
+test-sanitize: $(SAN_DIR)/fscache_ctest $(SAN_DIR)/fscache_stress $(SAN_DIR)/fscache_two_copies $(SAN_DIR)/fscache.node ## the C tests and the Node suite under ASan and UBSan
 	$(SAN_ENV) ./$(SAN_DIR)/fscache_ctest
+	$(SAN_ENV) ./$(SAN_DIR)/fscache_two_copies $(abspath $(SAN_DIR)/libfscache.so)
 	$(SAN_ENV) FSCACHE_STRESS_SECONDS=10 FSCACHE_STRESS_CALLS=20000 FSCACHE_STRESS_RSS_MB=1024 ./$(SAN_DIR)/fscache_stress
 	cd $(NODE_DIR) && $(SAN_ENV) ASAN_OPTIONS=detect_leaks=0:abort_on_error=1:quarantine_size_mb=64 \
 	  LD_PRELOAD=$$($(SAN_CC) -print-file-name=libasan.so) \

@@ -15,7 +15,7 @@ STRESS := build/out/fscache_stress
 $(STRESS): capi/ctest/stress.c include/fscache.h $(LIB)
 	$(CC) -std=c11 -O2 -Wall -Wextra -Werror -Iinclude -o $@ $< -Lbuild/out -lfscache -Wl,-rpath,'$$ORIGIN' -lpthread
 
-stress-c: $(STRESS)
+stress-c: $(STRESS) ## the C stress test: eight threads of mixed calls, then goroutines, memory and cache bounds
 	./$(STRESS)
 
 TEST_EXTRA += stress-c

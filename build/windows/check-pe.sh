@@ -5,9 +5,11 @@
 # build/mk/platforms.mk) with LLVM's tools, for the architecture that cannot be run
 # here (arm64) as well as the one that can:
 #   - both are PE/COFF images of ARCH (x64 or arm64);
-#   - the DLL exports every function HEADER declares and imports only
+#   - the DLL exports the functions HEADER declares and nothing else (not
+#     the fscache_go_* of cgo: build/windows/extld.sh) and imports only
 #     KERNEL32 and msvcrt (nothing that would have to be shipped beside it);
-#   - the addon exports napi_register_module_v1, takes its Node-API functions
+#   - the addon exports napi_register_module_v1 and nothing but Node-API's
+#     entry points, takes its Node-API functions
 #     from the host (NODE.EXE, node-api-headers' def file), every fscache_*
 #     function from fscache.dll (all of them exported by it), and needs
 #     nothing else but KERNEL32 and msvcrt.
@@ -38,14 +40,15 @@ done
 
 want=$(header_functions "$header")
 dllexports=$(exports "$dll")
-check_exported "$dll" "$want" "$dllexports"
+check_exports_exactly "$dll" "$want" "$dllexports"
 dlldeps=$(imports "$dll" | awk '{print $1}' | sort -u | tr '\n' ' ')
 [ "$dlldeps" = "KERNEL32.DLL MSVCRT.DLL " ] || fail "$dll imports from: $dlldeps"
 
-exports "$addon" | grep -qx napi_register_module_v1 || fail "$addon does not export napi_register_module_v1"
+addonexports=$(exports "$addon")
+check_addon_exports "$addon" "$addonexports"
 addondeps=$(imports "$addon" | awk '{print $1}' | sort -u | tr '\n' ' ')
 [ "$addondeps" = "FSCACHE.DLL KERNEL32.DLL MSVCRT.DLL NODE.EXE " ] || fail "$addon imports from: $addondeps"
 counts=$(imports "$addon" | check_binds "$addon" NODE.EXE FSCACHE.DLL "$dllexports")
 read -r napi nimported <<<"$counts"
 
-echo "check-pe $arch: ok: $(echo "$want" | wc -l) C functions exported by fscache.dll (imports: KERNEL32, msvcrt); addon exports napi_register_module_v1, $napi Node-API imports from NODE.EXE, $nimported from fscache.dll"
+echo "check-pe $arch: ok: the $(echo "$want" | wc -l) C functions of fscache.h exported by fscache.dll, nothing else (imports: KERNEL32, msvcrt); addon exports $(echo $addonexports) only, $napi Node-API imports from NODE.EXE, $nimported from fscache.dll"

@@ -2,8 +2,9 @@
  * capi/signals.c): each call of the C ABI blocks signals and restores the
  * caller's mask (two rt_sigprocmask system calls), and so does each
  * on_match callback. Compares, in one process, the exported wrappers with
- * the Go functions they wrap (fscache_go_*: exported by the library for
- * its wrappers, not part of the ABI), alternated round by round, and
+ * the Go functions they wrap (fscache_go_*: not part of the ABI and not
+ * exported by the shipped library; make bench-signals builds one that
+ * exports them, build/out/bench-signals/), alternated round by round, and
  * prints the median of the rounds:
  *   - a trivial call (fscache_debug_cache_max_entries);
  *   - a cached glob of 2000 files with an on_match callback, per callback.
