@@ -138,22 +138,47 @@ type listed struct {
 // and queues its kept subdirectories. An unreadable directory is skipped
 // silently, as fastwalk's callback does.
 func (l *lister) list(n *dirNode, q *dirQueue) error {
-	s := l.s
 	fd, err := openDir(n.path)
 	if err != nil {
-		if n == s.rootNode {
-			// As fastwalk.Walk: a root that is gone is an error, an
-			// unreadable one an empty walk.
-			if _, serr := os.Stat(n.path); serr != nil {
-				return serr
-			}
-		}
-		return nil
+		return l.s.unopened(n)
 	}
+	defer syscall.Close(fd)
 	prefix := n.path + "/"
 	if n.path == "/" {
 		prefix = "/"
 	}
+	l.read(fd, prefix)
+	if len(l.ents) == 0 {
+		return nil
+	}
+	paths := string(l.names) // one allocation for every path of the listing
+	// The listing is complete: its ignore files are known.
+	l.s.noteIgnoreFiles(n, l.ents, paths)
+	subs, err := l.decide(n, fd, paths)
+	if err != nil {
+		return err
+	}
+	q.push(subs)
+	return nil
+}
+
+// unopened is list's answer for the directory n that cannot be opened: as
+// fastwalk.Walk, a root that is gone is an error (os.Stat's), an unreadable
+// one an empty walk, and any other directory is skipped silently (nil).
+func (s *scanner) unopened(n *dirNode) error {
+	if n == s.rootNode {
+		if _, err := os.Stat(n.path); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// read reads the whole listing of the open directory fd into l.ents and
+// l.names, each entry's path being prefix followed by its name. A read
+// error ends the listing with what was read. The getdents buffer grows
+// (up to direntBuf) when a call fills more than half of it.
+func (l *lister) read(fd int, prefix string) {
 	l.names, l.ents = l.names[:0], l.ents[:0]
 	if l.buf == nil {
 		l.buf = make([]byte, direntBufMin)
@@ -163,42 +188,52 @@ func (l *lister) list(n *dirNode, q *dirQueue) error {
 		if err != nil || nb <= 0 {
 			break // a read error ends the listing with what was read
 		}
-		for off := 0; off+direntName0 <= nb; {
-			// struct linux_dirent64: d_ino u64, d_off s64, d_reclen
-			// u16, d_type u8, d_name (NUL-terminated), in native order.
-			rec := l.buf[off:]
-			ino := *(*uint64)(unsafe.Pointer(&rec[0]))
-			reclen := int(*(*uint16)(unsafe.Pointer(&rec[16])))
-			if reclen < direntName0 || off+reclen > nb {
-				break
-			}
-			dtype := rec[18]
-			name := direntName(rec[direntName0:reclen])
-			off += reclen
-			if ino == 0 || len(name) == 0 || string(name) == "." || string(name) == ".." {
-				continue
-			}
-			typ, ok := direntType(dtype, fd, name)
-			if !ok {
-				continue // gone since it was listed
-			}
-			at := len(l.names)
-			l.names = append(l.names, prefix...)
-			l.names = append(l.names, name...)
-			l.ents = append(l.ents, listed{at: at, nameAt: at + len(prefix), end: len(l.names), typ: typ})
-		}
+		l.addDirents(fd, prefix, l.buf[:nb])
 		if nb > len(l.buf)/2 && len(l.buf) < direntBuf {
 			l.buf = make([]byte, 2*len(l.buf)) // a large directory
 		}
 	}
-	defer syscall.Close(fd)
-	if len(l.ents) == 0 {
-		return nil
+}
+
+// addDirents appends to l.ents and l.names the entries of b, the records
+// one getdents64 call returned for the directory fd, skipping "." and
+// "..", the records without an inode and the entries gone before their
+// type could be read (direntType). A malformed record ends b.
+func (l *lister) addDirents(fd int, prefix string, b []byte) {
+	for off := 0; off+direntName0 <= len(b); {
+		// struct linux_dirent64: d_ino u64, d_off s64, d_reclen
+		// u16, d_type u8, d_name (NUL-terminated), in native order.
+		rec := b[off:]
+		ino := *(*uint64)(unsafe.Pointer(&rec[0]))
+		reclen := int(*(*uint16)(unsafe.Pointer(&rec[16])))
+		if reclen < direntName0 || off+reclen > len(b) {
+			break
+		}
+		dtype := rec[18]
+		name := direntName(rec[direntName0:reclen])
+		off += reclen
+		if ino == 0 || len(name) == 0 || string(name) == "." || string(name) == ".." {
+			continue
+		}
+		typ, ok := direntType(dtype, fd, name)
+		if !ok {
+			continue // gone since it was listed
+		}
+		at := len(l.names)
+		l.names = append(l.names, prefix...)
+		l.names = append(l.names, name...)
+		l.ents = append(l.ents, listed{at: at, nameAt: at + len(prefix), end: len(l.names), typ: typ})
 	}
-	paths := string(l.names) // one allocation for every path of the listing
-	// The listing is complete: its ignore files are known.
+}
+
+// noteIgnoreFiles records in n the ignore marks (ignore.MarkOf) of the
+// names of its complete listing ents, whose paths are in paths, files and
+// directories apart: the listing says which ignore files n holds. When
+// ignore files are honoured it builds n's ignore state from them now, so
+// that entryIn probes for none.
+func (s *scanner) noteIgnoreFiles(n *dirNode, ents []listed, paths string) {
 	var fileMarks, dirMarks ignore.Marks
-	for _, e := range l.ents {
+	for _, e := range ents {
 		if e.typ.IsDir() {
 			dirMarks |= ignore.MarkOf(paths[e.nameAt:e.end])
 		} else {
@@ -210,19 +245,28 @@ func (l *lister) list(n *dirNode, q *dirQueue) error {
 	if s.rootRules != nil {
 		n.rules(fileMarks | dirMarks) // built now, so entryIn probes nothing
 	}
+}
+
+// decide passes the entries of n's listing (l.ents, whose paths are in
+// paths) to entryIn, which records them in n, and returns the kept
+// subdirectories to be listed (in l.subs). The full detail of the entries
+// is read here, relative to fd (the open directory), unless Observe made
+// entryIn read it already. It stops at a cancellation or an error, which
+// it returns, and at a failure of Observe (returned after the walk): no
+// subdirectory is then returned.
+func (l *lister) decide(n *dirNode, fd int, paths string) ([]*dirNode, error) {
+	s := l.s
 	if files := len(l.ents) - countDirs(l.ents); files > 0 && n.files == nil {
 		n.files = make([]fileEnt, 0, files)
 	}
-	// Full detail is read here, relative to the open directory, unless
-	// Observe made entryIn read it already.
 	full, ds := s.fullIn(n) && s.o.Observe == nil, dirStatOf(fd)
 	l.subs = l.subs[:0]
 	for _, e := range l.ents {
 		if err := s.poll(); err != nil {
-			return err
+			return nil, err
 		}
 		if s.observeStop.Load() {
-			return nil // the error is returned after the walk
+			return nil, nil // the error is returned after the walk
 		}
 		path, name := paths[e.at:e.end], paths[e.nameAt:e.end]
 		files := len(n.files)
@@ -231,7 +275,7 @@ func (l *lister) list(n *dirNode, q *dirQueue) error {
 			continue
 		}
 		if err != nil {
-			return err
+			return nil, err
 		}
 		switch {
 		case sub != nil:
@@ -246,8 +290,7 @@ func (l *lister) list(n *dirNode, q *dirQueue) error {
 			f.det.mtime, f.det.size = ds.lstat(name, path, s.o.FullNanos)
 		}
 	}
-	q.push(l.subs)
-	return nil
+	return l.subs, nil
 }
 
 // countDirs counts the directories of a listing.

@@ -40,6 +40,8 @@ func refScan(o Options) ([]Entry, error) {
 	return out, nil
 }
 
+// refWalk is refScan's walk: it calls fn, concurrently, with every entry
+// kept, as Walk does.
 func refWalk(o Options, fn func(e Entry) error) error {
 	if err := o.Cancel.Err(); err != nil {
 		return err
@@ -50,22 +52,6 @@ func refWalk(o Options, fn func(e Entry) error) error {
 	var rootRules *ignore.Dir
 	if o.Gitignore {
 		rootRules = ignore.NewRoot(o.Root)
-	}
-	// onWalkPath reports whether the directory target is the root or a
-	// directory whose path is a prefix of the link path.
-	onWalkPath := func(path string, target fs.FileInfo) bool {
-		dirs := []string{o.Root}
-		for i := prefix; i < len(path); i++ {
-			if path[i] == '/' {
-				dirs = append(dirs, path[:i])
-			}
-		}
-		for _, d := range dirs {
-			if fi, err := os.Stat(d); err == nil && os.SameFile(fi, target) {
-				return true
-			}
-		}
-		return false
 	}
 	err := fastwalk.Walk(&fastwalk.Config{ToSlash: true}, root, func(path string, de fs.DirEntry, err error) error {
 		if err != nil {
@@ -86,18 +72,11 @@ func refWalk(o Options, fn func(e Entry) error) error {
 		kind := kindOf(typ)
 		link := false
 		if typ&fs.ModeSymlink != 0 && o.FollowLinks {
-			if st, err := os.Stat(path); err == nil {
-				if st.IsDir() {
-					if onWalkPath(path, st) {
-						return nil
-					}
-					kind, isDir, link = Dir, true, true
-				} else if st.Mode().IsRegular() {
-					kind = File
-				} else {
-					kind = 0
-				}
+			var drop bool
+			if kind, link, drop = refFollow(o.Root, prefix, path); drop {
+				return nil
 			}
+			isDir = link
 		}
 		verdict := ignore.None
 		var parentRules *ignore.Dir
@@ -122,19 +101,7 @@ func refWalk(o Options, fn func(e Entry) error) error {
 		if kind == 0 {
 			return nil
 		}
-		e := Entry{Path: display(path[prefix:]), Type: kind, Mtime: -1, Size: -1}
-		if e.Path != path[prefix:] {
-			e.RawPath = path[prefix:]
-		}
-		if o.Full {
-			if info, err := de.Info(); err == nil {
-				e.Mtime = info.ModTime().UnixMilli()
-				if info.Mode().IsRegular() {
-					e.Size = info.Size()
-				}
-			}
-		}
-		if err := fn(e); err != nil || !link {
+		if err := fn(refEntry(path, prefix, de, kind, o.Full)); err != nil || !link {
 			return err
 		}
 		return fastwalk.ErrTraverseLink
@@ -143,4 +110,61 @@ func refWalk(o Options, fn func(e Entry) error) error {
 		return err
 	}
 	return o.Cancel.Err()
+}
+
+// refFollow resolves the link at path for FollowLinks: a link to a
+// directory is a directory to follow (dir), or to drop when it is on its
+// walk path (refOnWalkPath); a link to a regular file is a file, a link to
+// anything else no entry (0), and a broken link stays a symlink. root is
+// Options.Root, prefix the offset of the relative path in path.
+func refFollow(root string, prefix int, path string) (kind FileType, dir, drop bool) {
+	st, err := os.Stat(path)
+	switch {
+	case err != nil:
+		return Symlink, false, false
+	case st.IsDir():
+		if refOnWalkPath(root, prefix, path, st) {
+			return 0, false, true
+		}
+		return Dir, true, false
+	case st.Mode().IsRegular():
+		return File, false, false
+	}
+	return 0, false, false
+}
+
+// refOnWalkPath reports whether the directory target is the root or a
+// directory whose path is a prefix of the link path.
+func refOnWalkPath(root string, prefix int, path string, target fs.FileInfo) bool {
+	dirs := []string{root}
+	for i := prefix; i < len(path); i++ {
+		if path[i] == '/' {
+			dirs = append(dirs, path[:i])
+		}
+	}
+	for _, d := range dirs {
+		if fi, err := os.Stat(d); err == nil && os.SameFile(fi, target) {
+			return true
+		}
+	}
+	return false
+}
+
+// refEntry returns the entry of kind kind at path (listed as de; the
+// relative path starts at prefix), with its full detail, from de.Info,
+// when full.
+func refEntry(path string, prefix int, de fs.DirEntry, kind FileType, full bool) Entry {
+	e := Entry{Path: display(path[prefix:]), Type: kind, Mtime: -1, Size: -1}
+	if e.Path != path[prefix:] {
+		e.RawPath = path[prefix:]
+	}
+	if full {
+		if info, err := de.Info(); err == nil {
+			e.Mtime = info.ModTime().UnixMilli()
+			if info.Mode().IsRegular() {
+				e.Size = info.Size()
+			}
+		}
+	}
+	return e
 }

@@ -47,95 +47,147 @@ func WalkSub(o Options, s Sub, fn func(e Entry) error) error {
 	if err := o.Cancel.Err(); err != nil {
 		return err
 	}
+	w := newSubWalk(o, s, fn)
+	if o.OnDir != nil {
+		if err := o.OnDir(w.top); err != nil {
+			return err
+		}
+	}
+	conf := fastwalk.Config{ToSlash: true} // '/'-separated paths on Windows too
+	err := fastwalk.Walk(&conf, w.top, w.visit)
+	if err != nil && !errors.Is(err, fastwalk.SkipDir) {
+		return err
+	}
+	return o.Cancel.Err()
+}
+
+// subWalk is the state of one WalkSub (and so of one Walk).
+type subWalk struct {
+	walker // held, not pointed to: one allocation for both
+	// top is the directory walked, as fastwalk reports it.
+	top string
+	// rules holds the ignore states of the directories read so far, by
+	// path (top's included); empty when ignore files are not honoured.
+	rules *pathIndex[*ignore.Dir]
+	// fn is WalkSub's fn.
+	fn func(e Entry) error
+}
+
+// newSubWalk returns the walk of the directory s.Rel of o.Root for
+// WalkSub: its walker's root ignore state (rootRules, also stored for top)
+// is the state of s.Rel that a walk of the whole root builds, not the
+// root's, and it caches directory identities when links are followed.
+func newSubWalk(o Options, s Sub, fn func(e Entry) error) *subWalk {
 	wo := o
 	wo.Gitignore = false // the state of s.Rel is set below, not the root's
-	w := newWalker(wo)
-	top := w.root
+	w := &subWalk{rules: newPathIndex[*ignore.Dir](), fn: fn}
+	w.init(wo)
+	w.top = w.root
 	if s.Rel != "" {
-		top = strings.TrimSuffix(w.root, "/") + "/" + s.Rel
+		w.top = strings.TrimSuffix(w.root, "/") + "/" + s.Rel
 	}
-	rules := newPathIndex[*ignore.Dir]()
 	if o.Gitignore {
 		if o.LooseGitignore {
 			w.rootRules = rulesBelow(ignore.NewRootLoose(o.Root), s.Rel)
 		} else {
 			w.rootRules = RulesAt(o.Root, s.Rel)
 		}
-		rules.store(top, w.rootRules)
+		w.rules.store(w.top, w.rootRules)
 	}
 	if o.FollowLinks {
 		w.ids = newPathIndex[fs.FileInfo]()
 	}
-	if o.OnDir != nil {
-		if err := o.OnDir(top); err != nil {
-			return err
-		}
+	return w
+}
+
+// visit is the fastwalk callback of WalkSub: it decides about the entry
+// at path through classify and keeps, runs the hooks of a kept entry
+// (admit) and reports it (report), and tells fastwalk whether to read a
+// directory or followed link to one.
+func (w *subWalk) visit(path string, de fs.DirEntry, err error) error {
+	if err != nil {
+		return nil // unreadable directories are skipped silently
 	}
-	conf := fastwalk.Config{ToSlash: true} // '/'-separated paths on Windows too
-	err := fastwalk.Walk(&conf, top, func(path string, de fs.DirEntry, err error) error {
-		if err != nil {
-			return nil // unreadable directories are skipped silently
-		}
-		if len(path) <= len(top) {
-			return nil // the top directory itself
-		}
-		if err := w.poll(); err != nil {
-			return err
-		}
-		name := de.Name()
-		l, f := w.classify(path, name, de.Type(), func(target fs.FileInfo) bool { return w.onWalkPath(path, target) })
-		if f != admitted {
-			return skipUnless(f == pruned)
-		}
-		var parentRules *ignore.Dir
-		if w.rootRules != nil {
-			parentRules = w.rootRules
-			if i := strings.LastIndexByte(path, '/'); i >= w.start {
-				if r, ok := rules.load(path[:i]); ok {
-					parentRules = r
-				}
-			}
-		}
-		if !w.keeps(parentRules, name, l.dir, w.hiddenBySystem(de)) {
-			return skipUnless(l.dir)
-		}
-		rel := path[w.start:]
-		if l.link && o.OnLink != nil {
-			o.OnLink(rel)
-		}
-		descend := l.dir && (o.Descend == nil || o.Descend(rel))
-		if descend && parentRules != nil {
-			rules.store(path, parentRules.Child(name))
-		}
-		if descend && o.OnDir != nil {
-			if err := o.OnDir(path); err != nil {
-				return err
-			}
-		}
-		if l.kind == 0 {
-			return nil
-		}
-		e := w.newEntry(path, l.kind)
-		if o.Observe != nil {
-			if err := o.Observe(e); err != nil {
-				return err
-			}
-		}
-		if err := fn(e); err != nil {
-			return err
-		}
-		switch {
-		case l.dir && !descend:
-			return fastwalk.SkipDir
-		case l.target != nil:
-			return fastwalk.ErrTraverseLink
-		}
-		return nil
-	})
-	if err != nil && !errors.Is(err, fastwalk.SkipDir) {
+	if len(path) <= len(w.top) {
+		return nil // the top directory itself
+	}
+	if err := w.poll(); err != nil {
 		return err
 	}
-	return o.Cancel.Err()
+	name := de.Name()
+	l, f := w.classify(path, name, de.Type(), func(target fs.FileInfo) bool { return w.onWalkPath(path, target) })
+	if f != admitted {
+		return skipUnless(f == pruned)
+	}
+	parentRules := w.parentRules(path)
+	if !w.keeps(parentRules, name, l.dir, w.hiddenBySystem(de)) {
+		return skipUnless(l.dir)
+	}
+	descend, err := w.admit(path, name, l, parentRules)
+	if err != nil {
+		return err
+	}
+	if l.kind == 0 {
+		return nil
+	}
+	if err := w.report(path, l.kind); err != nil {
+		return err
+	}
+	switch {
+	case l.dir && !descend:
+		return fastwalk.SkipDir
+	case l.target != nil:
+		return fastwalk.ErrTraverseLink
+	}
+	return nil
+}
+
+// parentRules returns the ignore state of the directory holding the entry
+// at path; nil when ignore files are not honoured.
+func (w *subWalk) parentRules(path string) *ignore.Dir {
+	if w.rootRules == nil {
+		return nil
+	}
+	if i := strings.LastIndexByte(path, '/'); i >= w.start {
+		if r, ok := w.rules.load(path[:i]); ok {
+			return r
+		}
+	}
+	return w.rootRules
+}
+
+// admit runs what the kept entry at path (named name, classified as l, in
+// the directory whose ignore state is parentRules) calls for besides its
+// report: OnLink for a link; for a directory (or followed link to one)
+// that Options.Descend does not decline, which descend reports, its ignore
+// state is stored and OnDir is called, whose error it returns.
+func (w *subWalk) admit(path, name string, l entryClass, parentRules *ignore.Dir) (descend bool, err error) {
+	rel := path[w.start:]
+	if l.link && w.o.OnLink != nil {
+		w.o.OnLink(rel)
+	}
+	descend = l.dir && (w.o.Descend == nil || w.o.Descend(rel))
+	if descend && parentRules != nil {
+		w.rules.store(path, parentRules.Child(name))
+	}
+	if descend && w.o.OnDir != nil {
+		if err := w.o.OnDir(path); err != nil {
+			return descend, err
+		}
+	}
+	return descend, nil
+}
+
+// report reports the kept entry at path, of kind kind, to Observe and then
+// to fn, returning the first error.
+func (w *subWalk) report(path string, kind FileType) error {
+	e := w.newEntry(path, kind)
+	if w.o.Observe != nil {
+		if err := w.o.Observe(e); err != nil {
+			return err
+		}
+	}
+	return w.fn(e)
 }
 
 // LstatDetail returns the full detail (mtime in ms, size of a regular

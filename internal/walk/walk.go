@@ -133,11 +133,20 @@ type walker struct {
 	ids *pathIndex[fs.FileInfo]
 }
 
+// newWalker returns a walker for a walk with the options o.
 func newWalker(o Options) *walker {
+	w := new(walker)
+	w.init(o)
+	return w
+}
+
+// init sets up the zero walker w for a walk with the options o (newWalker;
+// WalkSub's subWalk holds its walker).
+func (w *walker) init(o Options) {
 	// Paths are '/'-separated on every system: results carry them so, as
 	// pi-natives' do, and Windows' file APIs take '/' as well as '\'.
 	o.Root = filepath.ToSlash(o.Root)
-	w := &walker{o: o, root: strings.TrimRight(o.Root, "/")}
+	w.o, w.root = o, strings.TrimRight(o.Root, "/")
 	if w.root == "" && o.Root != "" {
 		w.root = "/"
 	}
@@ -153,7 +162,6 @@ func newWalker(o Options) *walker {
 	} else if o.Gitignore {
 		w.rootRules = ignore.NewRoot(o.Root)
 	}
-	return w
 }
 
 // poll counts one visited entry and looks at the cancel token: one atomic
