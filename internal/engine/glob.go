@@ -142,63 +142,25 @@ func GlobSelect(o GlobOptions, onMatch func(GlobMatch) error) (sel GlobSelection
 		}
 		return g.filter(snap)
 	}
+	sk := globSelKey{norm, o.FileType, limit}
 	snap, pick, hit, err := scanUse(key, o.Cache, false, tok, obs, func(s *scancache.Snapshot, cached bool) (picked, bool, error) {
 		if !cached {
 			idx, retyped, err := filter(s)
 			return picked{idx, retyped}, len(idx) == 0, err
 		}
-		// A snapshot served again: the selection of the same query is
-		// kept with it (it depends on nothing else, unless a link's
-		// target was looked at), and onMatch gets it after.
-		sk := globSelKey{norm, o.FileType, limit}
-		p, ok := s.Kept(sk)
-		if !ok {
-			g.onMatch = nil
-			g.statted.Store(false)
-			idx, retyped, err := g.filter(s)
-			if err != nil {
-				return picked{}, false, err
-			}
-			p = picked{idx, retyped}
-			if !g.statted.Load() {
-				s.Keep(sk, p)
-			}
+		var deliver func(GlobMatch) error
+		if !top {
+			deliver = onMatch
 		}
-		pk := p.(picked)
-		if onMatch != nil && !top {
-			for k, i := range pk.idx {
-				if k&255 == 0 && tok.Poll() || tok.Stopped() {
-					return picked{}, false, tok.Err()
-				}
-				m := *s.At(int(i))
-				if t, ok := pk.retyped[i]; ok {
-					m.Type = t
-				}
-				if err := onMatch(m); err != nil {
-					return picked{}, false, err
-				}
-			}
-		}
-		return picked{slices.Clone(pk.idx), pk.retyped}, len(pk.idx) == 0, nil
+		p, err := g.selectKept(s, sk, deliver)
+		return p, len(p.idx) == 0, err
 	})
 	if err != nil {
 		return sel, asError(err)
 	}
 	idx, retyped := pick.idx, pick.retyped
 	if o.SortByMtime {
-		// A snapshot served again keeps its newest-first order too.
-		tk := globSortKey{globSelKey{norm, o.FileType, limit}, deref(o.MaxResults)}
-		if v, ok := snap.Kept(tk); hit && ok {
-			idx = slices.Clone(v.([]int32))
-		} else {
-			sortByMtime(snap, idx)
-			if o.MaxResults != nil && len(idx) > *o.MaxResults {
-				idx = idx[:*o.MaxResults]
-			}
-			if hit && !g.statted.Load() {
-				snap.Keep(tk, slices.Clone(idx))
-			}
-		}
+		idx = g.newestFirst(snap, idx, hit, globSortKey{sk, deref(o.MaxResults)}, o.MaxResults)
 	}
 	sel = GlobSelection{Snapshot: snap, Hit: hit, Index: idx, Retyped: retyped}
 	if top && onMatch != nil && !(st != nil && st.observed.Load()) {
@@ -212,6 +174,58 @@ func GlobSelect(o GlobOptions, onMatch func(GlobMatch) error) (sel GlobSelection
 		}
 	}
 	return sel, nil
+}
+
+// selectKept returns the selection of a snapshot served again, kept with
+// it under sk (it depends on nothing else, unless a link's target was
+// looked at), made now when it is not; deliver, when not nil, gets its
+// matches in path order. The positions returned are the caller's own.
+func (g *globFilter) selectKept(s *scancache.Snapshot, sk globSelKey, deliver func(GlobMatch) error) (picked, error) {
+	p, ok := s.Kept(sk)
+	if !ok {
+		g.onMatch = nil
+		g.statted.Store(false)
+		idx, retyped, err := g.filter(s)
+		if err != nil {
+			return picked{}, err
+		}
+		p = picked{idx, retyped}
+		if !g.statted.Load() {
+			s.Keep(sk, p)
+		}
+	}
+	pk := p.(picked)
+	if deliver != nil {
+		for k, i := range pk.idx {
+			if k&255 == 0 && g.tok.Poll() || g.tok.Stopped() {
+				return picked{}, g.tok.Err()
+			}
+			m := *s.At(int(i))
+			if t, ok := pk.retyped[i]; ok {
+				m.Type = t
+			}
+			if err := deliver(m); err != nil {
+				return picked{}, err
+			}
+		}
+	}
+	return picked{slices.Clone(pk.idx), pk.retyped}, nil
+}
+
+// newestFirst sorts idx newest first and cuts it to maxResults; a
+// snapshot served again (hit) keeps that order under tk.
+func (g *globFilter) newestFirst(snap *scancache.Snapshot, idx []int32, hit bool, tk globSortKey, maxResults *int) []int32 {
+	if v, ok := snap.Kept(tk); hit && ok {
+		return slices.Clone(v.([]int32))
+	}
+	sortByMtime(snap, idx)
+	if maxResults != nil && len(idx) > *maxResults {
+		idx = idx[:*maxResults]
+	}
+	if hit && !g.statted.Load() {
+		snap.Keep(tk, slices.Clone(idx))
+	}
+	return idx
 }
 
 // picked is a glob's selection in a snapshot: the positions of the
