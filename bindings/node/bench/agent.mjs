@@ -77,6 +77,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { median, parseArgs } from './args.mjs';
+import { genTree, goSrc } from './trees.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '..', '..', '..');
@@ -158,36 +159,6 @@ async function agentGrep(m, root, pattern) {
 }
 
 /* ------------------------------------------------------------------ trees */
-
-function goSrc() {
-  return path.join(spawnSync('go', ['env', 'GOROOT'], { encoding: 'utf8' }).stdout.trim(), 'src');
-}
-
-// compare.mjs's generator, copied unchanged (importing compare.mjs would run
-// it): the same tree in the same place, made by whichever runs first.
-function genTree(dir, n) {
-  const done = path.join(dir, '.complete');
-  if (fs.existsSync(done)) return dir;
-  fs.rmSync(dir, { recursive: true, force: true });
-  fs.mkdirSync(dir, { recursive: true });
-  fs.writeFileSync(path.join(dir, '.gitignore'), 'dist/\n*.log\n');
-  const perDir = 50;
-  const dirs = Math.ceil(n / perDir);
-  let made = 0;
-  for (let d = 0; d < dirs && made < n; d++) {
-    const top = d % 10 === 9 ? `node_modules/lib${d % 97}` : `packages/p${d % 40}`;
-    const sub = path.join(dir, top, 'src', `d${d}`);
-    fs.mkdirSync(sub, { recursive: true });
-    for (let f = 0; f < perDir && made < n; f++, made++) {
-      const name = f % 25 === 0 ? `.hidden${f}.ts` : f % 17 === 0 ? `mod${d % 10}file${f}.log` : `mod${d % 10}file${f}.ts`;
-      fs.writeFileSync(path.join(sub, name), '');
-    }
-  }
-  fs.mkdirSync(path.join(dir, 'dist'), { recursive: true });
-  for (let i = 0; i < 100; i++) fs.writeFileSync(path.join(dir, 'dist', `out${i}.js`), '');
-  fs.writeFileSync(done, '');
-  return dir;
-}
 
 // 18 copies of Go's src (about 2.8 GB, 207k files), made once.
 function bigTree(dir, src) {
