@@ -67,7 +67,7 @@ try {
   const [gr, tGr] = await timed(() =>
     grep({ pattern, path: dir, maxCount: 3, maxColumns: 80, mode: GrepOutputMode.Content }),
   );
-  row("grep  content, max 3", `${gr.matches.length} shown, ${gr.filesSearched} files read`, tGr);
+  row("grep  content, max 3", `${gr.matches.length} shown, ${gr.filesSearched} files searched`, tGr);
   sub(`pattern /${pattern}/`);
   for (const m of gr.matches) sub(`${clip(`${m.path}:${m.lineNumber}: ${m.line.trim()}`)}`);
   const [cnt, tCnt] = await timed(() => grep({ pattern, path: dir, mode: GrepOutputMode.Count }));
