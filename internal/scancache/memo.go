@@ -1,7 +1,6 @@
 package scancache
 
 import (
-	"errors"
 	"strings"
 	"sync/atomic"
 	"time"
@@ -92,31 +91,14 @@ func (c *Cache) memoFill(key any, root string, rules bool, tok *cancel.Token, wa
 	}
 	var limited atomic.Bool // walk calls WatchDir from its goroutines
 	add := func(abs string) error {
-		if err := w.Add(abs); errors.Is(err, watch.ErrLimit) {
+		err := watchDir(w, abs, rules)
+		if err != nil {
 			limited.Store(true)
-			return err
 		}
-		// Other failures (the directory vanished) are told by its
-		// parent's events.
-		if rules {
-			if err := w.Add(abs + "/.git/info"); errors.Is(err, watch.ErrLimit) {
-				limited.Store(true)
-				return err
-			}
-		}
-		return nil
+		return err
 	}
 	if rules {
-		// The ignore files of the ancestors apply too.
-		for d := parentOf(root); ; d = parentOf(d) {
-			if d == "" {
-				d = "/"
-			}
-			add(d)
-			if d == "/" {
-				break
-			}
-		}
+		watchAncestors(root, add)
 	}
 	v, err := walk(func(abs string) error {
 		if limited.Load() {

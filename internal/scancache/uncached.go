@@ -52,7 +52,7 @@ const maxUncachedSeen = 256
 // (Rescan(k, false): the reference's glob and fuzzyFind), and leaves the
 // cache alone otherwise (its grep).
 func (c *Cache) Uncached(k Key, drop bool, tok *cancel.Token, obs ...Observer) (s *Snapshot, served bool, err error) {
-	walk := func() (*Snapshot, error) {
+	rescan := func() (*Snapshot, error) {
 		if drop {
 			return c.Rescan(k, false, tok, obs...)
 		}
@@ -62,7 +62,7 @@ func (c *Cache) Uncached(k Key, drop bool, tok *cancel.Token, obs ...Observer) (
 	if c.watchOff != "" {
 		c.countUncached(c.watchOff)
 		c.mu.Unlock()
-		s, err = walk()
+		s, err = rescan()
 		return s, false, err
 	}
 	if e, ok := c.entries[k]; ok && e.rw != nil {
@@ -77,7 +77,7 @@ func (c *Cache) Uncached(k Key, drop bool, tok *cancel.Token, obs ...Observer) (
 	promote, reason := c.noteUncached(k, k.Root)
 	c.mu.Unlock()
 	if !promote {
-		s, err = walk()
+		s, err = rescan()
 		c.mu.Lock()
 		c.countUncached(reason)
 		c.mu.Unlock()

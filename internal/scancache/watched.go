@@ -506,20 +506,38 @@ func (c *Cache) hooks(k Key, rw *rootWatch, linked *atomic.Bool) walk.Hooks {
 		return h
 	}
 	w := rw.w
-	h.OnDir = func(abs string) error {
-		if err := w.Add(abs); errors.Is(err, watch.ErrLimit) {
+	h.OnDir = func(abs string) error { return watchDir(w, abs, k.Gitignore) }
+	return h
+}
+
+// watchDir watches the directory abs on w and, with ignore rules, its
+// .git/info; it returns watch.ErrLimit when the system refuses a watch.
+// Other failures (the directory vanished, or is a followed link) are told
+// by the parent's events or by OnLink.
+func watchDir(w watch.Watcher, abs string, rules bool) error {
+	if err := w.Add(abs); errors.Is(err, watch.ErrLimit) {
+		return err
+	}
+	if rules {
+		if err := w.Add(abs + "/.git/info"); errors.Is(err, watch.ErrLimit) {
 			return err
 		}
-		// Other failures (the directory vanished, or is a followed link)
-		// are told by the parent's events or by OnLink.
-		if k.Gitignore {
-			if err := w.Add(abs + "/.git/info"); errors.Is(err, watch.ErrLimit) {
-				return err
-			}
-		}
-		return nil
 	}
-	return h
+	return nil
+}
+
+// watchAncestors calls add on every ancestor of root, nearest first, up to
+// "/", and stops at its first error: the ignore files of the ancestors
+// apply to root too.
+func watchAncestors(root string, add func(dir string) error) error {
+	for d := parentOf(root); ; d = parentOf(d) {
+		if d == "" {
+			d = "/"
+		}
+		if err := add(d); err != nil || d == "/" {
+			return err
+		}
+	}
 }
 
 // fill scans k and caches the scan, watched when it can be; it returns
@@ -559,16 +577,7 @@ func (c *Cache) fill(k Key, tok *cancel.Token, obs []Observer) (*Snapshot, error
 	}
 	var err error
 	if k.Gitignore {
-		// The ignore files of the ancestors apply too.
-		for d := parentOf(k.Root); err == nil; d = parentOf(d) {
-			if d == "" {
-				d = "/"
-			}
-			err = h.OnDir(d)
-			if d == "/" {
-				break
-			}
-		}
+		err = watchAncestors(k.Root, h.OnDir)
 	}
 	var s *Snapshot
 	var read int
