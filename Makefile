@@ -30,6 +30,10 @@ LIB_MAP   := $(EXPORTS)/fscache.map
 ADDON_MAP := $(EXPORTS)/addon.map
 GO_LDFLAGS = -X main.version=$(VERSION) -extldflags=-Wl,-soname,$(SONAME),--version-script=$(abspath $(LIB_MAP))
 CTEST   := build/out/fscache_ctest
+# grep's persisted indexes (docs/indexed-grep.md) go to the user's cache
+# directory; what this Makefile runs (tests, conformance, benches, the demo)
+# keeps them in build/out instead, unless FS_GREP_INDEX_DIR is set.
+export FS_GREP_INDEX_DIR ?= $(abspath build/out/grep-index)
 
 .PHONY: all build lib test vet gotest ctest bench fmt clean go-deps ci-extra help check-help check-exports
 

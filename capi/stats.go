@@ -62,6 +62,18 @@ type grepIndexJSON struct {
 	Reindexed          int64   `json:"reindexed"`
 	Restored           int64   `json:"restored"`
 	fallbacksJSON
+	Persisted persistedJSON `json:"persisted"`
+}
+
+// persistedJSON is grepIndex's persisted member: the indexes on disk
+// (engine.PersistedIndexStats).
+type persistedJSON struct {
+	Dir       string `json:"dir"`
+	Queries   int64  `json:"queries"`
+	Untrusted int64  `json:"untrusted"`
+	Published int64  `json:"published"`
+	Adopted   int64  `json:"adopted"`
+	LastError string `json:"lastError"`
 }
 
 // fallbacksJSON is what the scan cache and the grep index each report of
@@ -83,7 +95,7 @@ func grepIndexStats() grepIndexJSON {
 		BuildFailures: s.BuildFailures, BuildMs: float64(s.BuildTime.Microseconds()) / 1000,
 		LastBuildMs: float64(s.LastBuildTime.Microseconds()) / 1000, Queries: s.Queries,
 		Candidates: s.Candidates, CandidatesPerQuery: per, Skipped: s.Skipped, Reindexed: s.Reindexed, Restored: s.Restored,
-		fallbacksJSON: fallbacksJSON{s.Fallbacks, s.FallbackRoots}}
+		fallbacksJSON: fallbacksJSON{s.Fallbacks, s.FallbackRoots}, Persisted: persistedJSON(s.Persisted)}
 }
 
 //export fscache_go_cache_stats

@@ -10,7 +10,10 @@
 #   make conformance-index      the cases that grep again, ours with grep's content index live
 #                               (FS_GREP_INDEX=eager: every directory grep builds its root's index
 #                               in the call and is served by it) and watching on; the runs of
-#                               `make conformance` have the index off (FS_GREP_INDEX=0)
+#                               `make conformance` have the index off (FS_GREP_INDEX=0); then
+#                               again with watching off, every grep served by the root's index
+#                               published on disk and validated by metadata (what macOS,
+#                               Windows and a new process get)
 #   CONFORMANCE_ARGS='--filter ^grep/'   extra driver arguments (--filter REGEX, --keep, --jobs N)
 
 CONF_DIR     := $(patsubst %/,%,$(dir $(lastword $(MAKEFILE_LIST))))
@@ -35,6 +38,8 @@ CONFORMANCE18_ARGS ?=
 # grep's content index off in the main runs, on (and required to serve) in conformance-index.
 CONF_INDEX_OFF := --right-env FS_GREP_INDEX=0
 CONF_INDEX_ON  := --only-fn grep --right-env FS_SCAN_CACHE_WATCH=1 --right-env FS_GREP_INDEX=eager --expect-index
+CONF_INDEX_DISK = --only-fn grep --right-env FS_SCAN_CACHE_WATCH=0 --right-env FS_GREP_INDEX=eager \
+  --right-env FS_GREP_INDEX_DIR=$(abspath $(CONF_DIR))/$(1)/grep-index --expect-index
 
 $(CONF_REF):
 	NPM=$(NPM) $(CONF_DIR)/fetch-reference.sh $(CONF_VERSION) $@ $(CONF_SHA256)
@@ -59,6 +64,11 @@ conformance-index: build $(CONF_REF) $(CONF18_REF) ## the grep cases again, with
 	  $(CONF_INDEX_ON) --exclude '^cache/' --left ref:$(CONF_REF) --right ours:$(CONF_OURS) $(CONFORMANCE_ARGS)
 	FSCACHE_NODE_ADDON=$(CONF_ADDON) $(NODE) $(CONF_DIR)/driver.mjs --suite 18 --out $(CONF_DIR)/out18-index \
 	  $(CONF_INDEX_ON) --left ref:$(CONF18_REF) --right ours:$(CONF_OURS) $(CONFORMANCE18_ARGS)
+	rm -rf $(CONF_DIR)/out-disk/grep-index $(CONF_DIR)/out18-disk/grep-index
+	FSCACHE_NODE_ADDON=$(CONF_ADDON) $(NODE) $(CONF_DIR)/driver.mjs --out $(CONF_DIR)/out-disk \
+	  $(call CONF_INDEX_DISK,out-disk) --exclude '^cache/' --left ref:$(CONF_REF) --right ours:$(CONF_OURS) $(CONFORMANCE_ARGS)
+	FSCACHE_NODE_ADDON=$(CONF_ADDON) $(NODE) $(CONF_DIR)/driver.mjs --suite 18 --out $(CONF_DIR)/out18-disk \
+	  $(call CONF_INDEX_DISK,out18-disk) --left ref:$(CONF18_REF) --right ours:$(CONF_OURS) $(CONFORMANCE18_ARGS)
 
 # Only the 18.2.3 suite.
 conformance18: build $(CONF18_REF) ## only the 18.2.3 suite (what pi-natives 18.2 added)

@@ -113,5 +113,5 @@ func indexStats(s *engine.GrepIndexStats) IndexStats {
 		IndexBytes: s.IndexBytes, CapBytes: s.CapBytes, Builds: s.Builds, BuildFailures: s.BuildFailures,
 		BuildTime: s.BuildTime, LastBuildTime: s.LastBuildTime, Queries: s.Queries, Candidates: s.Candidates,
 		Skipped: s.Skipped, Reindexed: s.Reindexed, Restored: s.Restored, Fallbacks: s.Fallbacks,
-		FallbackRoots: s.FallbackRoots}
+		FallbackRoots: s.FallbackRoots, Persisted: PersistedIndexStats(s.Persisted)}
 }

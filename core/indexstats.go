@@ -49,6 +49,29 @@ type IndexStats struct {
 	Fallbacks map[string]int64
 	// FallbackRoots maps the roots not indexed for good to the reason.
 	FallbackRoots map[string]string
+	// Persisted describes the indexes kept on disk.
+	Persisted PersistedIndexStats
+}
+
+// PersistedIndexStats describes grep's indexes published on disk (see
+// docs/indexed-grep.md).
+type PersistedIndexStats struct {
+	// Dir is their directory ("" when they are off or it is unusable).
+	Dir string
+	// Queries counts the greps served from a published index, validated
+	// by file metadata.
+	Queries int64
+	// Untrusted counts the files those greps searched because the walk did
+	// not confirm their index entries.
+	Untrusted int64
+	// Published counts the indexes this process wrote.
+	Published int64
+	// Adopted counts the builds that took a published index instead of
+	// reading every file.
+	Adopted int64
+	// LastError is the latest failure to use the directory or an index
+	// file ("" when none).
+	LastError string
 }
 
 // GrepIndexStats returns the statistics of grep's content indexes now.

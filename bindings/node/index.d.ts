@@ -366,10 +366,26 @@ export interface GrepIndexStats {
   reindexed: number
   /** Files re-read whose content hash was their entry's (an identical rewrite), brought back without re-indexing. */
   restored: number
-  /** Greps or roots an index could not serve, by reason: "no_trigram", "not_watched", "too_large", "evicted", "error", or the watcher's ("overflow", "watch_limit", "root_gone", "closed", ...). */
+  /** Greps or roots an index could not serve, by reason: "no_trigram", "not_watched", "too_large", "evicted", "error", "disk_error" (the index directory or file could not be used), "locked" (another process is writing the index), or the watcher's ("overflow", "watch_limit", "root_gone", "closed", ...). */
   fallbacks: Record<string, number>
   /** Roots not indexed for good, with the reason. */
   fallbackRoots: Record<string, string>
+  /**
+   * The indexes kept on disk (FS_GREP_INDEX_DIR, or the user's cache directory;
+   * FS_GREP_INDEX=memory turns them off): their directory ("" when off or
+   * unusable); greps served from a published index validated by metadata, and the
+   * files those searched because the walk did not confirm their entries; indexes
+   * this process published; builds that adopted a published index instead of reading
+   * every file; the latest failure ("" when none).
+   */
+  persisted: {
+    dir: string
+    queries: number
+    untrusted: number
+    published: number
+    adopted: number
+    lastError: string
+  }
 }
 
 /** Statistics of the scan cache. Synchronous. (fscache only; not in pi-natives.) */

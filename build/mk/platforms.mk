@@ -247,9 +247,9 @@ $(WIN_NODE):
 # Not internal/watch: change notifications are Linux-only (inotify), and its
 # one test is about them. Not capi: its tests need cgo, covered by the C test.
 WIN_GOTEST_DIR  := $(WINE_DIR)/gotest
-WIN_GOTEST_PKGS ?= ./core ./internal/engine ./internal/fuzzy ./internal/glob ./internal/ignore \
-                   ./internal/regex ./internal/regex/syntax ./internal/scancache ./internal/search \
-                   ./internal/walk
+WIN_GOTEST_PKGS ?= ./core ./internal/engine ./internal/fuzzy ./internal/glob ./internal/idxstore \
+                   ./internal/ignore ./internal/index ./internal/mmap ./internal/regex \
+                   ./internal/regex/syntax ./internal/scancache ./internal/search ./internal/walk
 
 # They are built with build/windows/deleteat-overlay.sh's overlay of one
 # standard-library file, so that os.Remove works under wine 8.0 (see there).

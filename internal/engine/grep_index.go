@@ -29,7 +29,10 @@ import (
 
 // Environment.
 const (
-	envIndex   = "FS_GREP_INDEX"    // "0": off; "eager": index at the first grep, built in the call (tests)
+	// envIndex: "0": off; "memory": indexes kept in the heap only, not
+	// persisted (grep_disk.go); "eager": index at the first grep, built in
+	// the call (tests). "eager,memory" combines the two.
+	envIndex   = "FS_GREP_INDEX"
 	envIndexMB = "FS_GREP_INDEX_MB" // the memory of all indexes, MiB
 )
 
@@ -79,6 +82,10 @@ type indexPolicy struct {
 	off    bool
 	eager  bool
 	capMem int64
+	// disk persists indexes (grep_disk.go) in dir (idxstore.Dir() when
+	// empty).
+	disk bool
+	dir  string
 	// onFile, when set (tests), is called by a build after each file it
 	// read, with the build's token; onQuery by an indexed grep before it
 	// narrows the files, with the call's.
@@ -86,12 +93,16 @@ type indexPolicy struct {
 }
 
 func indexPolicyFromEnv() indexPolicy {
-	p := indexPolicy{capMem: defaultIndexMB << 20}
-	switch strings.TrimSpace(os.Getenv(envIndex)) {
-	case "0", "off", "false":
-		p.off = true
-	case "eager":
-		p.eager = true
+	p := indexPolicy{capMem: defaultIndexMB << 20, disk: true}
+	for _, w := range strings.Split(os.Getenv(envIndex), ",") {
+		switch strings.TrimSpace(w) {
+		case "0", "off", "false":
+			p.off = true
+		case "eager":
+			p.eager = true
+		case "memory":
+			p.disk = false
+		}
 	}
 	if v, err := strconv.ParseInt(strings.TrimSpace(os.Getenv(envIndexMB)), 10, 64); err == nil && v >= 0 {
 		p.capMem = v << 20
@@ -112,7 +123,8 @@ type grepIndexes struct {
 	mu       sync.Mutex
 	roots    map[scancache.Key]*indexedRoot
 	queue    []*indexedRoot
-	building bool // the builder goroutine runs
+	disk     diskState // the published indexes (policy.disk)
+	building bool      // the builder goroutine runs
 	st       indexCounters
 }
 
@@ -217,59 +229,85 @@ func (gi *grepIndexes) note(key scancache.Key, now time.Time) (r *indexedRoot, b
 }
 
 // viaIndex runs the search of the directory root (scan key key) with the
-// index when there is a live one, and reports whether it did; otherwise
-// the caller searches as without an index. A grep that makes an index
-// wanted queues its build (or, eager, builds it first).
+// index when there is a live one, or (disk policy, no cache) a published
+// one, and reports whether it did; otherwise the caller searches as
+// without an index. A grep that makes an index wanted queues its build
+// (or, eager, builds it first).
 func (g *grepper) viaIndex(root string, key scancache.Key) (bool, error) {
 	gi := grepIndex()
-	if gi == nil || !scanCache().Watching() {
+	watching := scanCache().Watching()
+	if gi == nil || !watching && !gi.policy.disk {
 		return false, nil
 	}
-	if anc, live, rel := gi.ancestor(key); anc != nil {
-		// A directory under an indexed root: served from that root's
-		// index when the root's scan holds the directory.
-		if done, err := g.serveFrom(gi, anc, live, rel); done {
-			return true, err
+	if watching {
+		if anc, live, rel := gi.ancestor(key); anc != nil {
+			// A directory under an indexed root: served from that root's
+			// index when the root's scan holds the directory.
+			if done, err := g.serveFrom(gi, anc, live, rel); done {
+				return true, err
+			}
 		}
 	}
 	r, build := gi.note(key, time.Now())
-	if build {
-		if gi.policy.eager {
-			err := gi.build(r, g.tok, false)
-			gi.mu.Lock()
-			r.queued = false
-			gi.mu.Unlock()
-			if err != nil && g.tok.Err() != nil {
-				return true, err
-			}
-		} else {
-			if !g.o.Cache {
-				// The scan of this call is cached (and watched) for the
-				// build: a fresh scan all the same. It replaces the
-				// partition (and may close its watcher), so it runs before
-				// the build is queued: a build listening on the watcher it
-				// closes would stop.
-				snap, err := scanCache().Rescan(key, true, g.tok)
-				if err != nil {
-					return true, err
-				}
-				gi.enqueue(r)
-				files, err := g.candidates(snap.All(), snap.Len(), 0)
-				if err != nil {
-					return true, err
-				}
-				return true, g.searchAll(root, files, 0)
-			}
-			gi.enqueue(r)
-		}
-	}
 	gi.mu.Lock()
 	live := r.live
 	gi.mu.Unlock()
+	// A published index serves uncached greps until a live one is ready
+	// (a new process; a process that does not watch).
+	viaDisk := gi.policy.disk && !g.o.Cache && live == nil
+	if build {
+		if done, err := g.startBuild(gi, r, root, key, watching, viaDisk); done {
+			return true, err
+		}
+		gi.mu.Lock()
+		live = r.live
+		gi.mu.Unlock()
+		viaDisk = viaDisk && live == nil
+	}
+	if viaDisk {
+		if done, err := g.viaDisk(gi, r, root, key); done {
+			return true, err
+		}
+	}
 	if live == nil {
 		return false, nil
 	}
 	return g.serveFrom(gi, r, live, "")
+}
+
+// startBuild starts the build of r's index: in the call when eager, else
+// queued. A watched, uncached grep that has no published index to use
+// is searched here, over the fresh watched scan the build will listen to
+// (done true).
+func (g *grepper) startBuild(gi *grepIndexes, r *indexedRoot, root string, key scancache.Key, watching, viaDisk bool) (bool, error) {
+	if gi.policy.eager {
+		err := gi.build(r, g.tok, false)
+		gi.mu.Lock()
+		r.queued = false
+		gi.mu.Unlock()
+		if err != nil && g.tok.Err() != nil {
+			return true, err
+		}
+		return false, nil
+	}
+	if !watching || g.o.Cache || viaDisk && gi.persisted(key) != nil {
+		gi.enqueue(r)
+		return false, nil
+	}
+	// The scan of this call is cached (and watched) for the build: a
+	// fresh scan all the same. It replaces the partition (and may close
+	// its watcher), so it runs before the build is queued: a build
+	// listening on the watcher it closes would stop.
+	snap, err := scanCache().Rescan(key, true, g.tok)
+	if err != nil {
+		return true, err
+	}
+	gi.enqueue(r)
+	files, err := g.candidates(snap.All(), snap.Len(), 0)
+	if err != nil {
+		return true, err
+	}
+	return true, g.searchAll(root, files, 0)
 }
 
 // serveFrom runs the search of the directory rel of r's root ("" for r's

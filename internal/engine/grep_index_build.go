@@ -58,6 +58,9 @@ var errStopped = errors.New("index build stopped")
 // build builds (or rebuilds) r's index from the files of its watched scan.
 // yield makes it wait while foreground calls run. tok cancels it.
 func (gi *grepIndexes) build(r *indexedRoot, tok *cancel.Token, yield bool) error {
+	if gi.policy.disk && !scanCache().Watching() {
+		return gi.buildUnwatched(r, tok, yield)
+	}
 	// The watched scan below walks the whole root: not beside a call either.
 	gi.wait(r, yield)
 	t0 := time.Now()
@@ -82,7 +85,7 @@ func (gi *grepIndexes) build(r *indexedRoot, tok *cancel.Token, yield bool) erro
 		return err
 	}
 	j := live.Begin()
-	ix, err := gi.read(r, live, snap, tok, yield)
+	ix, untrusted, err := gi.readFor(r, live, snap, tok, yield)
 	if err != nil {
 		j.Abort()
 		reason := idxError
@@ -109,6 +112,9 @@ func (gi *grepIndexes) build(r *indexedRoot, tok *cancel.Token, yield bool) erro
 		return err
 	}
 	j.Install(ix)
+	for _, p := range untrusted {
+		live.Touch(r.key.Root + "/" + p)
+	}
 	d := time.Since(t0)
 	gi.mu.Lock()
 	defer gi.mu.Unlock()
@@ -139,6 +145,29 @@ func (gi *grepIndexes) wait(r *indexedRoot, yield bool) {
 }
 
 var errTooLarge = errors.New("index larger than FS_GREP_INDEX_MB")
+
+// readFor returns the index for a build of live: with the disk policy the
+// published one (or a new one, published), with the paths the Live must
+// take as stale (grep_disk.go's readDisk); else, or when the index
+// directory cannot be used or another process is writing the index, one
+// read from snap's files into memory.
+func (gi *grepIndexes) readFor(r *indexedRoot, live *index.Live, snap *scancache.Snapshot, tok *cancel.Token, yield bool) (*index.Index, []string, error) {
+	if gi.policy.disk {
+		ix, untrusted, err := gi.readDisk(r, tok, yield)
+		if err == nil || errors.Is(err, errStopped) || tok.Err() != nil {
+			return ix, untrusted, err
+		}
+		if errors.Is(err, errLocked) {
+			gi.mu.Lock()
+			gi.fallback(idxLocked)
+			gi.mu.Unlock()
+		} else {
+			gi.noteError(err)
+		}
+	}
+	ix, err := gi.read(r, live, snap, tok, yield)
+	return ix, nil, err
+}
 
 // read reads the files of snap into a new index.
 func (gi *grepIndexes) read(r *indexedRoot, live *index.Live, snap *scancache.Snapshot, tok *cancel.Token, yield bool) (*index.Index, error) {

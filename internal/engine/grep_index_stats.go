@@ -33,6 +33,25 @@ type GrepIndexStats struct {
 	// serve; FallbackRoots maps the roots not indexed for good to why.
 	Fallbacks     map[string]int64
 	FallbackRoots map[string]string
+	// Persisted describes the indexes kept on disk.
+	Persisted PersistedIndexStats
+}
+
+// PersistedIndexStats describes the indexes published on disk
+// (grep_disk.go).
+type PersistedIndexStats struct {
+	// Dir is their directory ("" when they are off or it is unusable).
+	Dir string
+	// Queries counts the greps served from a published index, validated
+	// by metadata; Untrusted the files they searched because the walk did
+	// not confirm their entries.
+	Queries, Untrusted int64
+	// Published counts the indexes this process wrote; Adopted the builds
+	// that took a published index instead of reading every file.
+	Published, Adopted int64
+	// LastError is the latest failure to use the directory or an index
+	// file ("" when none).
+	LastError string
 }
 
 // IndexStats returns the statistics of grep's content indexes.
@@ -41,9 +60,15 @@ func IndexStats() GrepIndexStats {
 	if gi == nil {
 		return GrepIndexStats{Fallbacks: map[string]int64{}, FallbackRoots: map[string]string{}}
 	}
+	dir := gi.diskIndexDir()
+	gi.disk.mu.Lock()
+	ds := gi.disk.st
+	gi.disk.mu.Unlock()
 	gi.mu.Lock()
 	defer gi.mu.Unlock()
-	s := GrepIndexStats{Enabled: true, CapBytes: gi.policy.capMem, Builds: gi.st.builds,
+	s := GrepIndexStats{Persisted: PersistedIndexStats{Dir: dir, Queries: ds.queries, Untrusted: ds.untrusted,
+		Published: ds.published, Adopted: ds.adopted, LastError: ds.lastError},
+		Enabled: true, CapBytes: gi.policy.capMem, Builds: gi.st.builds,
 		BuildFailures: gi.st.buildFails, BuildTime: gi.st.buildTime, LastBuildTime: gi.st.lastBuild,
 		Queries: gi.st.queries, Candidates: gi.st.candidates, Skipped: gi.st.skipped,
 		Reindexed: gi.st.reindexed, Fallbacks: map[string]int64{}, FallbackRoots: map[string]string{}}

@@ -88,19 +88,7 @@ func compareCases(t *testing.T, step string, cases []GrepOptions, wantServed boo
 func TestIndexedGrepChurn(t *testing.T) {
 	p := indexPolicy{eager: true, capMem: 64 << 20}
 	useIndex(t, &p)
-	root, _ := filepath.EvalSymlinks(t.TempDir())
-	w := func(rel, content string) {
-		t.Helper()
-		path := filepath.Join(root, rel)
-		mustDo(t, os.MkdirAll(filepath.Dir(path), 0o755))
-		mustDo(t, os.WriteFile(path, []byte(content), 0o644))
-	}
-	for i := range 40 {
-		w(fmt.Sprintf("d%d/f%02d.txt", i%4, i), fmt.Sprintf("line %d\nalpha %d\nbeta\n", i, i))
-		w(fmt.Sprintf("d%d/g%02d.go", i%3, i), fmt.Sprintf("package p\n// gamma%d Delta\nvar xyz = %d\n", i, i))
-	}
-	w("bin.dat", "alpha\x00beta")
-	w(".hidden/h.txt", "alpha hidden")
+	root, w := churnTree(t)
 	compareIndexed(t, "initial", root, p)
 	steps := []struct {
 		name string

@@ -26,4 +26,9 @@
 //
 // Queries (query.go) are search.Need trees compiled to trigrams: a literal
 // is the AND of its trigrams, folded like the index.
+//
+// An Index can also be written to a file (Builder.Spill, WriteFile: the
+// format is in disk.go) and used by later processes in place, through a
+// read-only memory mapping (Open, open.go); each file's size and mtime
+// as read (Meta) let them tell which entries still describe the files.
 package index

@@ -3,6 +3,7 @@ package index
 import (
 	"bytes"
 	"slices"
+	"sync/atomic"
 	"unicode/utf8"
 
 	"github.com/cespare/xxhash/v2"
@@ -25,8 +26,8 @@ const (
 const BinaryPrefix = 64 << 10
 
 // pairsPerSegment bounds the (trigram, file) pairs a Builder sorts at once
-// (16 MiB of them).
-const pairsPerSegment = 1 << 21
+// (16 MiB of them). A variable for the tests, which make many segments.
+var pairsPerSegment = 1 << 21
 
 // Index is the immutable content index of a set of files.
 type Index struct {
@@ -38,24 +39,47 @@ type Index struct {
 	// inos are the files' inode numbers (0: unknown), to find the other
 	// names of a file that gains a hard link.
 	inos []uint64
+	// sizes and mtimes are the files' sizes and modification times (ns)
+	// as observed when they were read (Meta).
+	sizes  []int64
+	mtimes []int64
 	// blooms are the trigram filters of the binary files, by id.
 	blooms map[uint32]bloom
 	segs   []postings // by increasing id ranges
 	// Bytes is the content indexed (text files), Files the files listed.
 	Bytes int64
 	Files int
+
+	hdr Header
+	// disk is the mapping of an index from Open, nil for one built in
+	// memory.
+	disk *diskIndex
+	// corrupt: a posting list did not decode (Corrupt, open.go).
+	corrupt atomic.Bool
 }
 
-// Size is the memory held by ix, in bytes (an estimate of the strings').
+// Size is the heap memory held by ix, in bytes (an estimate of the
+// strings'). The mapped file of an index from Open is not counted: its
+// pages are the page cache's, shared with other processes, and the kernel
+// reclaims them (its paths, copied to the heap, are).
 func (ix *Index) Size() int64 {
-	n := int64(cap(ix.flags)) + int64(cap(ix.sums))*8 + int64(cap(ix.inos))*8
+	if ix.disk != nil {
+		return ix.pathsSize() + int64(len(ix.blooms))*48
+	}
+	n := int64(cap(ix.flags)) + int64(cap(ix.sums))*8 + int64(cap(ix.inos))*8 +
+		int64(cap(ix.sizes))*8 + int64(cap(ix.mtimes))*8
 	for _, b := range ix.blooms {
 		n += int64(cap(b))*8 + 48
 	}
 	for i := range ix.segs {
 		n += ix.segs[i].size()
 	}
-	n += int64(cap(ix.paths)) * 16
+	return n + ix.pathsSize()
+}
+
+// pathsSize is the memory of ix's paths.
+func (ix *Index) pathsSize() int64 {
+	n := int64(cap(ix.paths)) * 16
 	for _, p := range ix.paths {
 		n += int64(len(p))
 	}
@@ -82,6 +106,8 @@ type Builder struct {
 	flags  []uint8
 	sums   []uint64
 	inos   []uint64
+	sizes  []int64
+	mtimes []int64
 	blooms map[uint32]bloom
 	bsize  int64 // of the blooms
 	pairs  []uint64
@@ -90,6 +116,11 @@ type Builder struct {
 	gs     gramSet
 	bytes  int64
 	size   int64 // of the segments so far
+	// w writes the index to a file (Spill, WriteFile); enc is its
+	// reused encoder; done: the build is over.
+	w    *diskWriter
+	enc  encoder
+	done bool
 }
 
 // Meta is what the index needs to know of a file beside its content.
@@ -100,6 +131,12 @@ type Meta struct {
 	// indexed: a write through another name is reported in that name's
 	// directory only.
 	Links uint64
+	// Size is the file's size in bytes and MtimeNs its modification time
+	// in nanoseconds since the Unix epoch, as observed when the file was
+	// read: an index written to a file describes the files whose size and
+	// mtime are still these. A Live ignores them.
+	Size    int64
+	MtimeNs int64
 }
 
 // Add records the file path (its content data when ok; !ok: it could not
@@ -110,6 +147,8 @@ func (b *Builder) Add(path string, data []byte, ok bool, m Meta) {
 	id := uint32(len(b.paths))
 	b.paths = append(b.paths, path)
 	b.inos = append(b.inos, m.Ino)
+	b.sizes = append(b.sizes, m.Size)
+	b.mtimes = append(b.mtimes, m.MtimeNs)
 	f := classify(path, data, ok && m.Links <= 1)
 	var sum uint64
 	if f != 0 {
@@ -143,9 +182,17 @@ func (b *Builder) flush() {
 	if cap(b.tmp) < len(b.pairs) {
 		b.tmp = make([]uint64, len(b.pairs), cap(b.pairs))
 	}
-	s := fromPairs(sortPairs(b.pairs, b.tmp[:len(b.pairs)], b.Pause), b.Pause)
-	b.segs = append(b.segs, s)
-	b.size += s.size()
+	sorted := sortPairs(b.pairs, b.tmp[:len(b.pairs)], b.Pause)
+	if b.w != nil {
+		// Spilled: encoded into the reused encoder, written, dropped.
+		b.enc.reset()
+		b.enc.encode(sorted, b.Pause)
+		b.w.segment(&b.enc.p)
+	} else {
+		s := fromPairs(sorted, b.Pause)
+		b.segs = append(b.segs, s)
+		b.size += s.size()
+	}
 	b.pairs = b.pairs[:0]
 }
 
@@ -163,17 +210,28 @@ func classify(path string, data []byte, ok bool) uint8 {
 
 // Size estimates the memory the finished index will hold.
 func (b *Builder) Size() int64 {
-	return b.size + b.bsize + int64(len(b.pairs))*5/4 + int64(len(b.paths))*40
+	return b.size + b.bsize + int64(len(b.pairs))*5/4 + int64(len(b.paths))*56
 }
 
-// Finish returns the index of the files added.
+// Finish returns the index of the files added. It panics after Spill (the
+// postings are in the file: WriteFile finishes such a build) or once the
+// build is over.
 func (b *Builder) Finish() *Index {
+	if b.w != nil || b.done {
+		panic("index: Builder.Finish after Spill, WriteFile or Finish")
+	}
 	b.flush()
 	ix := &Index{paths: slices.Clip(b.paths), flags: slices.Clip(b.flags), sums: slices.Clip(b.sums),
-		inos: slices.Clip(b.inos), blooms: b.blooms, segs: slices.Clip(b.segs),
-		Bytes: b.bytes, Files: len(b.paths)}
-	b.segs, b.pairs, b.tmp, b.gs, b.sums, b.inos, b.blooms = nil, nil, nil, gramSet{}, nil, nil, nil
+		inos: slices.Clip(b.inos), sizes: slices.Clip(b.sizes), mtimes: slices.Clip(b.mtimes),
+		blooms: b.blooms, segs: slices.Clip(b.segs), Bytes: b.bytes, Files: len(b.paths)}
+	b.release()
 	return ix
+}
+
+// release drops what the builder holds once the build is over.
+func (b *Builder) release() {
+	b.segs, b.pairs, b.tmp, b.gs, b.sums, b.inos, b.blooms = nil, nil, nil, gramSet{}, nil, nil, nil
+	b.paths, b.flags, b.sizes, b.mtimes, b.enc, b.done = nil, nil, nil, nil, encoder{}, true
 }
 
 // sortPairs sorts pairs (trigram<<32 | id) by trigram, keeping the order of

@@ -1,6 +1,7 @@
 package index
 
 import (
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -410,7 +411,8 @@ func (l *Live) Stats() LiveStats {
 	return s
 }
 
-// Plan is a Live's answer for one query, as of the moment it was made.
+// Plan is a Live's (or an Index's) answer for one query, as of the moment
+// it was made.
 type Plan struct {
 	base  *Index
 	stale bitset
@@ -456,22 +458,54 @@ func (p *Plan) decide(flags uint8, may func() bool) Decision {
 	return Search
 }
 
+// Plan returns the decisions of the index alone for q: no entry is stale
+// and there is no overlay. filesWithMatches is grep's mode of that name,
+// where binary files are searched too.
+func (ix *Index) Plan(q Query, filesWithMatches bool) *Plan {
+	p := &Plan{base: ix, fwm: filesWithMatches, q: q}
+	p.match = q.eval(ix)
+	return p
+}
+
 // Decide returns the decision for the file rel. Calls in increasing order
 // of rel are the fastest.
 func (p *Plan) Decide(rel string) Decision {
 	if d, ok := p.over[rel]; ok {
 		return d
 	}
+	id := p.Lookup(rel)
+	if id < 0 {
+		return Fresh
+	}
+	return p.decideID(uint32(id))
+}
+
+// DecideID returns the decision for the file of the plan's index with the
+// id id (Lookup), Fresh for an id out of range. The overlay of a Live's
+// plan is not consulted: the base entries it supersedes are stale, so
+// Fresh.
+func (p *Plan) DecideID(id int) Decision {
+	if id < 0 || id >= p.base.Files {
+		return Fresh
+	}
+	return p.decideID(uint32(id))
+}
+
+// Lookup returns the id of the file rel in the plan's index, -1 when the
+// index does not list it (a Live's overlay is not consulted). Calls in
+// increasing order of rel are the fastest: a gallop from the previous
+// answer.
+func (p *Plan) Lookup(rel string) int {
 	ps := p.base.paths
 	// In order, the file is most often the index's current or next one
 	// (the same strings, which compare equal at once).
 	switch c := p.cur; {
 	case c < len(ps) && ps[c] == rel:
 		p.prev = rel
-		return p.decideID(uint32(c))
+		return c
 	case c+1 < len(ps) && ps[c+1] == rel:
 		p.cur, p.prev = c+1, rel
-		return p.decideID(uint32(c + 1))
+		return c + 1
 	}
 	if rel < p.prev {
 		p.cur = 0
@@ -487,22 +521,24 @@ func (p *Plan) Decide(rel string) Decision {
 		p.cur += sortSearch(ps[p.cur:min(len(ps), p.cur+step+1)], rel)
 	}
 	if p.cur >= len(ps) || ps[p.cur] != rel {
-		return Fresh
+		return -1
 	}
-	return p.decideID(uint32(p.cur))
+	return p.cur
 }
 
 // decideID is Decide for the file of the base index with the id id.
 func (p *Plan) decideID(id uint32) Decision {
-	if p.stale.has(id) {
+	if int(id>>6) < len(p.stale) && p.stale.has(id) {
 		return Fresh
 	}
-	return p.decide(p.base.flags[id], func() bool {
+	d := p.decide(p.base.flags[id], func() bool {
 		if p.base.flags[id] == flagBinary {
 			return p.q.mayBloom(p.base.blooms[id])
 		}
 		return p.match == nil || p.match.has(id)
 	})
+	runtime.KeepAlive(p) // the base's mapping (disk.go) stays while used
+	return d
 }
 
 func sortSearch(ps []string, rel string) int {

@@ -20,28 +20,44 @@ func (p *postings) size() int64 {
 	return int64(cap(p.tris))*4 + int64(cap(p.ends))*4 + int64(cap(p.blob))
 }
 
-// list returns the encoded list of t, nil when no file holds t.
-func (p *postings) list(t uint32) []byte {
+// list returns the encoded list of t, nil when no file holds t; ok is
+// false when ends does not delimit a list of blob (a corrupt index file).
+func (p *postings) list(t uint32) (list []byte, ok bool) {
 	i := sort.Search(len(p.tris), func(i int) bool { return p.tris[i] >= t })
-	if i == len(p.tris) || p.tris[i] != t {
-		return nil
+	if i == len(p.tris) || p.tris[i] != t || i >= len(p.ends) {
+		return nil, true
 	}
 	start := uint32(0)
 	if i > 0 {
 		start = p.ends[i-1]
 	}
-	return p.blob[start:p.ends[i]]
+	end := p.ends[i]
+	if start > end || uint64(end) > uint64(len(p.blob)) {
+		return nil, false
+	}
+	return p.blob[start:end], true
 }
 
-// decodeInto adds the ids of an encoded list to b.
-func decodeInto(list []byte, b bitset) {
-	id := uint64(0)
+// decodeInto adds the ids of an encoded list to b, which holds n ids. It
+// reports false when the list is not a valid one (a corrupt index file):
+// a malformed varint ends it, and an id not after the previous one or not
+// below n is left out.
+func decodeInto(list []byte, b bitset, n int) bool {
+	id, ok := uint64(0), true
 	for len(list) > 0 {
-		d, n := binary.Uvarint(list)
-		list = list[n:]
+		d, k := binary.Uvarint(list)
+		if k <= 0 {
+			return false
+		}
+		list = list[k:]
 		id += d
+		if d == 0 || id > uint64(n) || id > uint64(len(b))*64 {
+			ok = false
+			continue
+		}
 		b.set(uint32(id - 1))
 	}
+	return ok
 }
 
 // encoder appends lists to a postings, trigram by trigram in increasing
@@ -71,6 +87,29 @@ func (e *encoder) close() {
 	}
 }
 
+// reset empties e for another segment, keeping its buffers.
+func (e *encoder) reset() {
+	e.p.tris, e.p.ends, e.p.blob = e.p.tris[:0], e.p.ends[:0], e.p.blob[:0]
+	e.open = false
+}
+
+// encode appends pairs (trigram<<32 | id), sorted, and closes the last
+// list, calling pause (when not nil) every pausePairs pairs.
+func (e *encoder) encode(pairs []uint64, pause func()) {
+	var prev uint64 = ^uint64(0)
+	for i, x := range pairs {
+		if i%pausePairs == pausePairs-1 {
+			pauseIf(pause)
+		}
+		if x == prev {
+			continue
+		}
+		prev = x
+		e.put(uint32(x>>32), uint32(x))
+	}
+	e.close()
+}
+
 // done returns the postings, trimmed to their length.
 func (e *encoder) done() postings {
 	e.close()
@@ -86,16 +125,6 @@ func (e *encoder) done() postings {
 func fromPairs(pairs []uint64, pause func()) postings {
 	var e encoder
 	e.p.blob = make([]byte, 0, len(pairs)+len(pairs)/4)
-	var prev uint64 = ^uint64(0)
-	for i, x := range pairs {
-		if i%pausePairs == pausePairs-1 {
-			pauseIf(pause)
-		}
-		if x == prev {
-			continue
-		}
-		prev = x
-		e.put(uint32(x>>32), uint32(x))
-	}
+	e.encode(pairs, pause)
 	return e.done()
 }

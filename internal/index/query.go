@@ -70,7 +70,9 @@ func (q Query) eval(ix *Index) bitset {
 		for _, t := range q.tris {
 			b := newBitset(n)
 			for i := range ix.segs {
-				decodeInto(ix.segs[i].list(t), b)
+				if list, ok := ix.segs[i].list(t); !ok || !decodeInto(list, b, n) {
+					ix.corrupt.Store(true)
+				}
 			}
 			if out == nil {
 				out = b

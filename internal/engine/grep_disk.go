@@ -1,0 +1,430 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/fscache/fscache/internal/cancel"
+	"github.com/fscache/fscache/internal/idxstore"
+	"github.com/fscache/fscache/internal/index"
+	"github.com/fscache/fscache/internal/scancache"
+	"github.com/fscache/fscache/internal/search"
+	"github.com/fscache/fscache/internal/walk"
+)
+
+// Persisted indexes. With the disk policy (the default; FS_GREP_INDEX=memory
+// keeps every index in the heap), a build writes the root's index to a
+// file of the user's cache directory (internal/idxstore), published by an
+// atomic rename under a lock, and uses it through a read-only mapping
+// (internal/index's Open). Any process, watching or not, then uses it:
+//
+//   - Validated by metadata. A grep without `cache` on a root with no live
+//     index walks the root with full detail (size, mtime in ns) and trusts
+//     an entry only when the file's size and mtime are the ones recorded
+//     when it was read, and that mtime is older than the build's start by
+//     racySlack (a rewrite of the same size within the file system's
+//     timestamp granularity cannot hide behind it: git's "racy clean"
+//     rule). Every other file (new, changed, racy) is searched as without
+//     an index.
+//   - Adopted by a watched build. A root whose scan is watched builds its
+//     Live from the published index: the entries the walk (after the Live
+//     started hearing events) does not confirm are marked stale, and read
+//     again as any stale entry.
+//
+// A build reads every file only when there is no usable published index,
+// or when too many of its entries are no longer confirmed.
+
+// racySlack: an entry whose recorded mtime is not older than its build's
+// start by this much is never trusted (FAT's 2 s granularity, and the
+// coarse clock file systems stamp with).
+const racySlack = 2 * time.Second
+
+// Disk fallback reasons (stats).
+const (
+	idxDiskError = "disk_error" // the index directory or file could not be used
+	idxLocked    = "locked"     // another process is writing the root's index
+)
+
+// diskState is the grep indexes' persisted side.
+type diskState struct {
+	once  sync.Once
+	store *idxstore.Store
+	err   error
+
+	mu     sync.Mutex
+	opened map[scancache.Key]*diskIndex
+	st     diskCounters
+}
+
+type diskCounters struct {
+	queries, untrusted, published, adopted int64
+	lastError                              string
+}
+
+// diskIndex is a published index mapped by this process, and the identity
+// of the file it was opened from.
+type diskIndex struct {
+	ix *index.Index
+	id os.FileInfo
+}
+
+// storeFor returns the index store, opened once (dir: the policy's, or
+// idxstore.Dir()).
+func (d *diskState) storeFor(dir string) (*idxstore.Store, error) {
+	d.once.Do(func() {
+		if dir == "" {
+			if dir, d.err = idxstore.Dir(); d.err != nil {
+				return
+			}
+		}
+		d.store, d.err = idxstore.Open(dir)
+	})
+	return d.store, d.err
+}
+
+// diskKey describes key's scan policy in the index's header.
+func diskKey(k scancache.Key) string {
+	return fmt.Sprintf("grep-v1 hidden=%t gitignore=%t skipnm=%t follow=%t", k.Hidden, k.Gitignore,
+		k.SkipNodeModules, k.FollowLinks)
+}
+
+// noteError records a failure of the disk side.
+func (gi *grepIndexes) noteError(err error) {
+	gi.disk.mu.Lock()
+	gi.disk.st.lastError = err.Error()
+	gi.disk.mu.Unlock()
+	gi.mu.Lock()
+	gi.fallback(idxDiskError)
+	gi.mu.Unlock()
+}
+
+// persisted returns the published index of key, mapped, nil when there is
+// none (or it cannot be used: the reason is recorded). The mapping is kept
+// while the published file stays the same.
+func (gi *grepIndexes) persisted(key scancache.Key) *index.Index {
+	st, err := gi.disk.storeFor(gi.policy.dir)
+	if err != nil {
+		gi.noteError(err)
+		return nil
+	}
+	name := st.Name(key.Root, diskKey(key))
+	f, err := st.OpenIndex(name)
+	if err != nil {
+		if !errors.Is(err, os.ErrNotExist) {
+			gi.noteError(err)
+		}
+		return nil
+	}
+	fi, err := f.Stat()
+	f.Close()
+	if err != nil {
+		gi.noteError(err)
+		return nil
+	}
+	d := &gi.disk
+	d.mu.Lock()
+	if o := d.opened[key]; o != nil && os.SameFile(o.id, fi) && o.id.ModTime().Equal(fi.ModTime()) && o.id.Size() == fi.Size() {
+		d.mu.Unlock()
+		return o.ix
+	}
+	d.mu.Unlock()
+	ix, err := index.Open(st.Path(name))
+	if err == nil {
+		if h := ix.Header(); h.Root != key.Root || h.Key != diskKey(key) {
+			ix.Close()
+			err = fmt.Errorf("index %s is of %q (%s), not of %q", st.Path(name), h.Root, h.Key, key.Root)
+		}
+	}
+	if err != nil {
+		gi.noteError(err)
+		return nil
+	}
+	d.mu.Lock()
+	if d.opened == nil {
+		d.opened = map[scancache.Key]*diskIndex{}
+	}
+	// The mapping of the file it replaces is released once unreachable
+	// (a query in flight still holds it).
+	d.opened[key] = &diskIndex{ix: ix, id: fi}
+	d.mu.Unlock()
+	return ix
+}
+
+// fullWalk lists key's entries with full detail (size, mtime in ns).
+func fullWalk(key scancache.Key, tok *cancel.Token) ([]walk.Entry, error) {
+	o := key.Options(tok)
+	o.Full, o.FullNanos = true, true
+	return walk.Scan(o)
+}
+
+// trusted reports whether ix's entry id still describes e: same size and
+// mtime, and that mtime older than the build's start by racySlack.
+func trusted(ix *index.Index, id int, e *walk.Entry, racyFrom int64) bool {
+	m := ix.FileMeta(id)
+	return e.RawPath == "" && m.Size == e.Size && m.MtimeNs == e.Mtime && m.MtimeNs < racyFrom
+}
+
+// untrustedOf returns the files of entries that ix has but does not
+// describe as they are now (files it lacks are fresh to any Plan).
+func untrustedOf(ix *index.Index, entries []walk.Entry) []string {
+	racyFrom := ix.Header().BuiltNs - int64(racySlack)
+	plan := ix.Plan(index.Query{}, false)
+	var out []string
+	for i := range entries {
+		e := &entries[i]
+		if e.Type != walk.File {
+			continue
+		}
+		if id := plan.Lookup(e.Path); id >= 0 && !trusted(ix, id, e, racyFrom) {
+			out = append(out, e.Path)
+		}
+	}
+	return out
+}
+
+// viaDisk runs the search of root with its published index, validated by
+// a walk with full detail, and reports whether it did (there is one).
+// Files whose entries the walk does not confirm are searched; too many of
+// them queue a rebuild (r).
+func (g *grepper) viaDisk(gi *grepIndexes, r *indexedRoot, root string, key scancache.Key) (bool, error) {
+	ix := gi.persisted(key)
+	if ix == nil {
+		return false, nil
+	}
+	q := index.Compile(search.Needs(search.Options{Pattern: g.o.Pattern, IgnoreCase: g.o.IgnoreCase,
+		Multiline: g.o.Multiline}, index.MinLit))
+	entries, err := fullWalk(key, g.tok)
+	if err != nil {
+		return true, err
+	}
+	files, err := g.candidates(pointers(entries), len(entries), 0)
+	if err != nil {
+		return true, err
+	}
+	if q.All() {
+		gi.mu.Lock()
+		gi.fallback(idxNoTrigram)
+		gi.mu.Unlock()
+		return true, g.searchAll(root, files, 0)
+	}
+	racyFrom := ix.Header().BuiltNs - int64(racySlack)
+	plan := ix.Plan(q, g.o.Mode == ModeFilesWithMatches)
+	if gi.policy.onQuery != nil {
+		gi.policy.onQuery(g.tok)
+	}
+	sel := files[:0:0]
+	skipped, untrusted := 0, 0
+	for i, f := range files {
+		if i&255 == 0 && g.tok.Poll() || g.tok.Stopped() {
+			return true, g.tok.Err()
+		}
+		id := plan.Lookup(f.Path)
+		switch {
+		case id < 0 || !trusted(ix, id, f, racyFrom):
+			untrusted++
+		case plan.DecideID(id) == index.Skip:
+			skipped++
+			continue
+		}
+		sel = append(sel, f)
+	}
+	if ix.Corrupt() {
+		// A posting list did not decode: the index is not used again.
+		gi.discard(key, fmt.Errorf("index of %s: corrupt posting list", root))
+		return true, g.searchAll(root, files, 0)
+	}
+	gi.noteDiskQuery(r, len(sel), skipped, untrusted, len(files))
+	err = g.searchAll(root, sel, 0)
+	g.mu.Lock()
+	g.searched += skipped
+	g.skipped += skipped
+	g.mu.Unlock()
+	return true, err
+}
+
+// noteDiskQuery records a query served from a published index, and queues
+// a rebuild when too many of its entries are no longer confirmed.
+func (gi *grepIndexes) noteDiskQuery(r *indexedRoot, searched, skipped, untrusted, files int) {
+	gi.disk.mu.Lock()
+	gi.disk.st.queries++
+	gi.disk.st.untrusted += int64(untrusted)
+	gi.disk.mu.Unlock()
+	gi.mu.Lock()
+	gi.st.queries++
+	gi.st.candidates += int64(searched)
+	gi.st.skipped += int64(skipped)
+	r.lastUse = time.Now()
+	gi.mu.Unlock()
+	if untrusted > staleMax(files) {
+		gi.enqueue(r)
+	}
+}
+
+// staleMax is how many of a root's files may be untrusted or stale before
+// its index is rebuilt.
+func staleMax(files int) int { return max(reindexMax, files/16) }
+
+// discard forgets key's mapped index and removes the published file (it
+// failed a check).
+func (gi *grepIndexes) discard(key scancache.Key, why error) {
+	gi.noteError(why)
+	d := &gi.disk
+	d.mu.Lock()
+	delete(d.opened, key)
+	d.mu.Unlock()
+	st, err := d.storeFor(gi.policy.dir)
+	if err != nil {
+		return
+	}
+	name := st.Name(key.Root, diskKey(key))
+	if lk, ok, err := st.TryLock(name); err == nil && ok {
+		_ = st.Remove(name)
+		_ = lk.Unlock()
+	}
+}
+
+// errLocked ends a build that another process is doing.
+var errLocked = errors.New("another process is writing this root's index")
+
+// readDisk returns the index of r's root for a build: the published one
+// when the walk (done now, after the caller's Live began hearing events)
+// still confirms all but a few of its entries, with the paths it does not
+// confirm; else a new one, read from every file, written and published.
+func (gi *grepIndexes) readDisk(r *indexedRoot, tok *cancel.Token, yield bool) (*index.Index, []string, error) {
+	st, err := gi.disk.storeFor(gi.policy.dir)
+	if err != nil {
+		return nil, nil, err
+	}
+	t0 := time.Now()
+	entries, err := fullWalk(r.key, tok)
+	if err != nil {
+		return nil, nil, err
+	}
+	if ix := gi.persisted(r.key); ix != nil {
+		if un := untrustedOf(ix, entries); len(un) <= staleMax(len(entries)) {
+			gi.disk.mu.Lock()
+			gi.disk.st.adopted++
+			gi.disk.mu.Unlock()
+			return ix, un, nil
+		}
+	}
+	name := st.Name(r.key.Root, diskKey(r.key))
+	lk, ok, err := st.TryLock(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	if !ok {
+		return nil, nil, errLocked
+	}
+	defer lk.Unlock()
+	st.Sweep(name)
+	p, err := st.Create(name)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := gi.writeIndex(r, p.File(), entries, t0, tok, yield); err != nil {
+		p.Abort()
+		return nil, nil, err
+	}
+	if err := p.Publish(); err != nil {
+		return nil, nil, err
+	}
+	ix, err := index.Open(st.Path(name))
+	if err == nil {
+		if err = ix.VerifyBlobs(); err != nil {
+			ix.Close()
+			_ = st.Remove(name)
+		}
+	}
+	if err != nil {
+		return nil, nil, err
+	}
+	gi.disk.mu.Lock()
+	gi.disk.st.published++
+	gi.disk.mu.Unlock()
+	// Mapped through persisted's cache, so that greps share it.
+	if m := gi.persisted(r.key); m != nil {
+		ix.Close()
+		ix = m
+	}
+	return ix, nil, nil
+}
+
+// writeIndex reads the files of entries into an index written to f.
+func (gi *grepIndexes) writeIndex(r *indexedRoot, f *os.File, entries []walk.Entry, t0 time.Time, tok *cancel.Token, yield bool) error {
+	wait := func() { gi.wait(r, yield) }
+	b := index.Builder{Pause: wait}
+	b.Spill(f)
+	buf := make([]byte, 0, 64<<10)
+	root := r.key.Root
+	prev := ""
+	for i := range entries {
+		e := &entries[i]
+		if e.Type != walk.File || (e.Path <= prev && prev != "") {
+			continue
+		}
+		wait()
+		if r.stop.Load() {
+			return errStopped
+		}
+		if err := tok.Err(); err != nil {
+			return err
+		}
+		prev = e.Path
+		abs := root + "/" + e.FSPath()
+		data, ok := readFile(abs, buf[:0])
+		if cap(data) > cap(buf) {
+			buf = data[:0]
+		}
+		m := fileMeta(abs)
+		m.Size, m.MtimeNs = e.Size, e.Mtime
+		b.Add(e.Path, data, ok && e.RawPath == "", m)
+		if gi.policy.onFile != nil {
+			gi.policy.onFile(tok)
+		}
+	}
+	return b.WriteFile(f, index.Header{Root: root, Key: diskKey(r.key), BuiltNs: t0.UnixNano()})
+}
+
+// buildUnwatched builds r's published index for a process that does not
+// watch (its greps validate it by metadata): no Live.
+func (gi *grepIndexes) buildUnwatched(r *indexedRoot, tok *cancel.Token, yield bool) error {
+	gi.wait(r, yield)
+	t0 := time.Now()
+	_, _, err := gi.readDisk(r, tok, yield)
+	if err != nil {
+		reason := ""
+		switch {
+		case errors.Is(err, errLocked):
+			reason = idxLocked
+		case !errors.Is(err, errStopped) && tok.Err() == nil:
+			gi.noteError(err) // counted as disk_error
+		}
+		gi.failed(r, reason, false)
+		return err
+	}
+	d := time.Since(t0)
+	gi.mu.Lock()
+	gi.st.builds++
+	gi.st.buildTime += d
+	gi.st.lastBuild = d
+	gi.mu.Unlock()
+	return nil
+}
+
+// diskIndexDir is where the published indexes are, for stats ("" when
+// the disk policy is off or the directory is unusable).
+func (gi *grepIndexes) diskIndexDir() string {
+	if !gi.policy.disk {
+		return ""
+	}
+	st, err := gi.disk.storeFor(gi.policy.dir)
+	if err != nil {
+		return ""
+	}
+	return strings.TrimSuffix(st.Path(""), string(os.PathSeparator))
+}

@@ -1,0 +1,263 @@
+package engine
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/fscache/fscache/internal/scancache"
+)
+
+// useDiskIndex gives the test fresh grep indexes with the disk policy in
+// dir, over a fresh scan cache that watches or not: a new process.
+func useDiskIndex(t *testing.T, dir string, watching, eager bool) *grepIndexes {
+	t.Helper()
+	if watching {
+		needWatch(t)
+	}
+	useCache(t, scancache.Policy{TTL: 10 * time.Minute, EmptyRecheck: time.Hour, MaxEntries: 16, Watch: watching})
+	grepIndex()
+	old := indexes
+	p := indexPolicy{eager: eager, capMem: 64 << 20, disk: true, dir: dir}
+	set(&p)
+	t.Cleanup(func() {
+		stopBuilders(t)
+		indexes = old
+	})
+	return indexes
+}
+
+// restart replaces the test's indexes with a new process's (same disk
+// directory, same watching), and waits for the old one's builder.
+func restart(t *testing.T, gi *grepIndexes, eager bool) *grepIndexes {
+	t.Helper()
+	stopBuilders(t)
+	p := gi.policy
+	p.eager = eager
+	set(&p)
+	return indexes
+}
+
+// diskCases are the uncached greps compared with and without the index.
+func diskCases(root string) []GrepOptions {
+	var out []GrepOptions
+	for _, o := range grepCases(root) {
+		if !o.Cache {
+			out = append(out, o)
+		}
+	}
+	out = append(out, GrepOptions{Pattern: "alpha", Path: root, MaxCount: Int(3)},
+		GrepOptions{Pattern: "beta", Path: root, Glob: "d1/**"})
+	return out
+}
+
+// compareDisk greps every case with gi and without an index, fails on any
+// difference, and on a case with a trigram that gi did not serve from an
+// index (published, or live once adopted) when wantDisk.
+func compareDisk(t *testing.T, step string, gi *grepIndexes, root string, wantDisk bool) {
+	t.Helper()
+	for _, o := range diskCases(root) {
+		indexes = gi
+		before := IndexStats().Queries
+		with, errW := Grep(o, nil)
+		served := IndexStats().Queries > before
+		set(nil)
+		without, errWO := Grep(o, nil)
+		indexes = gi
+		with.read, without.read = 0, 0
+		if fmt.Sprint(errW) != fmt.Sprint(errWO) || !reflect.DeepEqual(with, without) {
+			t.Fatalf("%s: %+v:\nindexed   %+v (%v)\nunindexed %+v (%v)", step, o, with, errW, without, errWO)
+		}
+		if wantDisk && !served && o.Pattern != `gam+a\d` {
+			t.Fatalf("%s: %+v was not served by the published index: %+v", step, o, IndexStats())
+		}
+	}
+}
+
+// diskTree writes the churn tests' tree, its files' mtimes an hour old (so
+// that the index trusts them: not racy).
+func diskTree(t *testing.T) (root string, w func(rel, content string)) {
+	root, w = churnTree(t)
+	age(t, root, time.Hour)
+	return root, w
+}
+
+// churnTree writes the index churn tests' tree in a temporary directory,
+// and returns it with a function that writes a file in it.
+func churnTree(t *testing.T) (root string, w func(rel, content string)) {
+	root, _ = filepath.EvalSymlinks(t.TempDir())
+	w = func(rel, content string) {
+		t.Helper()
+		path := filepath.Join(root, rel)
+		mustDo(t, os.MkdirAll(filepath.Dir(path), 0o755))
+		mustDo(t, os.WriteFile(path, []byte(content), 0o644))
+	}
+	for i := range 40 {
+		w(fmt.Sprintf("d%d/f%02d.txt", i%4, i), fmt.Sprintf("line %d\nalpha %d\nbeta\n", i, i))
+		w(fmt.Sprintf("d%d/g%02d.go", i%3, i), fmt.Sprintf("package p\n// gamma%d Delta\nvar xyz = %d\n", i, i))
+	}
+	w("bin.dat", "alpha\x00beta")
+	w(".hidden/h.txt", "alpha hidden")
+	return root, w
+}
+
+// age sets the mtime of every file under root to d ago.
+func age(t *testing.T, root string, d time.Duration) {
+	t.Helper()
+	old := time.Now().Add(-d)
+	mustDo(t, filepath.Walk(root, func(p string, info os.FileInfo, err error) error {
+		if err != nil || !info.Mode().IsRegular() {
+			return err
+		}
+		return os.Chtimes(p, old, old)
+	}))
+}
+
+func TestDiskIndexServesANewProcess(t *testing.T) {
+	for _, watching := range []bool{false, true} {
+		t.Run(fmt.Sprintf("watching=%t", watching), func(t *testing.T) {
+			dir := t.TempDir()
+			gi := useDiskIndex(t, dir, watching, true)
+			root, _ := diskTree(t)
+			if _, err := Grep(GrepOptions{Pattern: "alpha", Path: root}, nil); err != nil {
+				t.Fatal(err)
+			}
+			if s := IndexStats().Persisted; s.Published != 1 || s.Dir == "" || s.LastError != "" {
+				t.Fatalf("after the first eager grep: %+v", s)
+			}
+			gi = restart(t, gi, false)
+			compareDisk(t, "new process", gi, root, true)
+			s := IndexStats()
+			if s.Persisted.Untrusted != 0 || s.Persisted.Published != 0 {
+				t.Fatalf("a new process on an unchanged tree: %+v", s.Persisted)
+			}
+			if s.Skipped == 0 {
+				t.Fatalf("the published index ruled nothing out: %+v", s)
+			}
+			fi, err := os.Stat(gi.diskIndexDir())
+			mustDo(t, err)
+			if fi.Mode().Perm() != 0o700 {
+				t.Fatalf("index directory mode %v", fi.Mode())
+			}
+		})
+	}
+}
+
+// TestDiskIndexChurnAcrossRestarts edits the tree every way between two
+// processes (each step a new process that greps the published index, and
+// sometimes rebuilds it), and compares every answer with an unindexed
+// grep's.
+func TestDiskIndexChurnAcrossRestarts(t *testing.T) {
+	for _, watching := range []bool{false, true} {
+		t.Run(fmt.Sprintf("watching=%t", watching), func(t *testing.T) {
+			diskChurn(t, watching)
+		})
+	}
+}
+
+func diskChurn(t *testing.T, watching bool) {
+	dir := t.TempDir()
+	gi := useDiskIndex(t, dir, watching, true)
+	root, w := diskTree(t)
+	compareDisk(t, "initial", gi, root, false)
+	same := func(rel, content string) { // same size, same mtime: the racy case
+		path := filepath.Join(root, rel)
+		fi, err := os.Stat(path)
+		mustDo(t, err)
+		if int64(len(content)) != fi.Size() {
+			t.Fatalf("same-size rewrite of %s: %d bytes, not %d", rel, len(content), fi.Size())
+		}
+		w(rel, content)
+		mustDo(t, os.Chtimes(path, fi.ModTime(), fi.ModTime()))
+	}
+	steps := []struct {
+		name string
+		do   func()
+	}{
+		{"rewrite", func() { w("d2/f02.txt", "Alpha beta rewritten nowhere_token\n") }},
+		{"truncate", func() { mustDo(t, os.Truncate(filepath.Join(root, "d3/f03.txt"), 3)) }},
+		{"delete", func() { mustDo(t, os.Remove(filepath.Join(root, "d1/f05.txt"))) }},
+		{"create", func() { w("d9/new.go", "package q // DELTA gamma77\n") }},
+		{"rename over", func() {
+			w("tmp.txt", "omega nowhere_token (renamed)\n")
+			mustDo(t, os.Rename(filepath.Join(root, "tmp.txt"), filepath.Join(root, "d0/f04.txt")))
+		}},
+		{"directory renamed", func() { mustDo(t, os.Rename(filepath.Join(root, "d1"), filepath.Join(root, "d7"))) }},
+		{"same size, same mtime, just after the build (racy)", func() { same("d9/new.go", "package q // omega xyz7\n   ") }},
+		{"checkout: many files rewritten", func() {
+			for i := 0; i < 40; i += 2 {
+				w(fmt.Sprintf("d%d/g%02d.go", i%3, i), fmt.Sprintf("package p\n// omega%d beta\n", i))
+			}
+		}},
+		{"ignore file", func() { w(".gitignore", "d0/\n") }},
+		{"made hidden", func() { mustDo(t, os.Rename(filepath.Join(root, "d3"), filepath.Join(root, ".d3"))) }},
+		{"binary becomes text", func() { w("bin.dat", "alpha beta text now") }},
+		{"unreadable", func() { mustDo(t, os.Chmod(filepath.Join(root, "d2/g05.go"), 0)) }},
+	}
+	var fromDisk int64
+	for i, s := range steps {
+		s.do()
+		// A new process: some build again (eager), most only read.
+		gi = restart(t, gi, i%3 == 2)
+		compareDisk(t, s.name, gi, root, false)
+		compareDisk(t, s.name+" (again)", gi, root, false)
+		fromDisk += IndexStats().Persisted.Queries
+	}
+	if fromDisk == 0 {
+		t.Fatal("no grep was served from the published index")
+	}
+}
+
+// TestDiskIndexRacyRewrite: a file rewritten with the same size within the
+// mtime's granularity of its read is never answered from its entry.
+func TestDiskIndexRacyRewrite(t *testing.T) {
+	dir := t.TempDir()
+	gi := useDiskIndex(t, dir, false, true)
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	path := filepath.Join(root, "a.txt")
+	mustDo(t, os.WriteFile(path, []byte("alpha one\n"), 0o644))
+	fi, err := os.Stat(path)
+	mustDo(t, err)
+	if _, err := Grep(GrepOptions{Pattern: "alpha", Path: root}, nil); err != nil {
+		t.Fatal(err)
+	}
+	mustDo(t, os.WriteFile(path, []byte("omega one\n"), 0o644))
+	mustDo(t, os.Chtimes(path, fi.ModTime(), fi.ModTime()))
+	gi = restart(t, gi, false)
+	indexes = gi
+	res, err := Grep(GrepOptions{Pattern: "omega", Path: root}, nil)
+	mustDo(t, err)
+	if res.TotalMatches != 1 {
+		t.Fatalf("racy rewrite: %+v", res)
+	}
+	if s := IndexStats().Persisted; s.Queries != 1 || s.Untrusted != 1 {
+		t.Fatalf("the racy entry was trusted or the index not used: %+v", s)
+	}
+}
+
+// TestDiskIndexDirectoryRefused: a directory others can write is never
+// used; greps answer without it and say why.
+func TestDiskIndexDirectoryRefused(t *testing.T) {
+	if os.PathSeparator != '/' {
+		t.Skip("permission bits are not checked on Windows")
+	}
+	dir := t.TempDir()
+	mustDo(t, os.Chmod(dir, 0o777))
+	useDiskIndex(t, dir, false, true)
+	root, _ := diskTree(t)
+	for range 2 {
+		res, err := Grep(GrepOptions{Pattern: "alpha", Path: root}, nil)
+		mustDo(t, err)
+		if res.TotalMatches == 0 {
+			t.Fatalf("%+v", res)
+		}
+	}
+	s := IndexStats()
+	if s.Persisted.Published != 0 || !strings.Contains(s.Persisted.LastError, dir) {
+		t.Fatalf("a world-writable index directory was used, or the error does not name it: %+v", s.Persisted)
+	}
+}
