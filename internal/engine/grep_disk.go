@@ -58,6 +58,9 @@ type diskState struct {
 	mu     sync.Mutex
 	opened map[scancache.Key]*diskIndex
 	st     diskCounters
+	// distrust: invalidated paths (grep_disk_distrust.go).
+	distrust          []distrust
+	distrustAllBefore int64
 }
 
 type diskCounters struct {
@@ -169,8 +172,9 @@ func trusted(ix *index.Index, id int, e *walk.Entry, racyFrom int64) bool {
 }
 
 // untrustedOf returns the files of entries that ix has but does not
-// describe as they are now (files it lacks are fresh to any Plan).
-func untrustedOf(ix *index.Index, entries []walk.Entry) []string {
+// describe as they are now, or that are under one of distrusted (files it
+// lacks are fresh to any Plan).
+func untrustedOf(ix *index.Index, entries []walk.Entry, distrusted []string) []string {
 	racyFrom := ix.Header().BuiltNs - int64(racySlack)
 	plan := ix.Plan(index.Query{}, false)
 	var out []string
@@ -179,7 +183,7 @@ func untrustedOf(ix *index.Index, entries []walk.Entry) []string {
 		if e.Type != walk.File {
 			continue
 		}
-		if id := plan.Lookup(e.Path); id >= 0 && !trusted(ix, id, e, racyFrom) {
+		if id := plan.Lookup(e.Path); id >= 0 && (!trusted(ix, id, e, racyFrom) || under(e.Path, distrusted)) {
 			out = append(out, e.Path)
 		}
 	}
@@ -212,6 +216,10 @@ func (g *grepper) viaDisk(gi *grepIndexes, r *indexedRoot, root string, key scan
 		return true, g.searchAll(root, files, 0)
 	}
 	racyFrom := ix.Header().BuiltNs - int64(racySlack)
+	distrusted, all := gi.disk.distrusted(root, ix.Header().BuiltNs)
+	if all {
+		return false, nil
+	}
 	plan := ix.Plan(q, g.o.Mode == ModeFilesWithMatches)
 	if gi.policy.onQuery != nil {
 		gi.policy.onQuery(g.tok)
@@ -224,7 +232,7 @@ func (g *grepper) viaDisk(gi *grepIndexes, r *indexedRoot, root string, key scan
 		}
 		id := plan.Lookup(f.Path)
 		switch {
-		case id < 0 || !trusted(ix, id, f, racyFrom):
+		case id < 0 || !trusted(ix, id, f, racyFrom) || under(f.Path, distrusted):
 			untrusted++
 		case plan.DecideID(id) == index.Skip:
 			skipped++
@@ -305,7 +313,8 @@ func (gi *grepIndexes) readDisk(r *indexedRoot, tok *cancel.Token, yield bool) (
 		return nil, nil, err
 	}
 	if ix := gi.persisted(r.key); ix != nil {
-		if un := untrustedOf(ix, entries); len(un) <= staleMax(len(entries)) {
+		rels, all := gi.disk.distrusted(r.key.Root, ix.Header().BuiltNs)
+		if un := untrustedOf(ix, entries, rels); !all && len(un) <= staleMax(len(entries)) {
 			gi.disk.mu.Lock()
 			gi.disk.st.adopted++
 			gi.disk.mu.Unlock()

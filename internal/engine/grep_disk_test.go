@@ -261,3 +261,39 @@ func TestDiskIndexDirectoryRefused(t *testing.T) {
 		t.Fatalf("a world-writable index directory was used, or the error does not name it: %+v", s.Persisted)
 	}
 }
+
+// TestDiskIndexInvalidate: a change the metadata does not show (same size,
+// mtime set back) is seen once invalidateFsScanCache names the file, its
+// directory, or nothing (everything).
+func TestDiskIndexInvalidate(t *testing.T) {
+	for _, what := range []string{"file", "dir", "all"} {
+		t.Run(what, func(t *testing.T) {
+			dir := t.TempDir()
+			gi := useDiskIndex(t, dir, false, true)
+			root, _ := diskTree(t)
+			if _, err := Grep(GrepOptions{Pattern: "alpha", Path: root}, nil); err != nil {
+				t.Fatal(err)
+			}
+			gi = restart(t, gi, false)
+			path := filepath.Join(root, "d1", "f01.txt")
+			fi, err := os.Stat(path)
+			mustDo(t, err)
+			mustDo(t, os.WriteFile(path, []byte("line 1\nomega 1\nbeta\n"), 0o644))
+			mustDo(t, os.Chtimes(path, fi.ModTime(), fi.ModTime()))
+			switch what {
+			case "file":
+				Invalidate(path)
+			case "dir":
+				Invalidate(filepath.Dir(path))
+			case "all":
+				InvalidateAll()
+			}
+			res, err := Grep(GrepOptions{Pattern: "omega", Path: root}, nil)
+			mustDo(t, err)
+			if res.TotalMatches != 1 {
+				t.Fatalf("after invalidating the %s: %+v (%+v)", what, res, IndexStats().Persisted)
+			}
+			compareDisk(t, "after invalidation", gi, root, false)
+		})
+	}
+}

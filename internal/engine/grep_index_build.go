@@ -300,6 +300,7 @@ func (gi *grepIndexes) trim(keep *indexedRoot) {
 // shared mapping), the caller's invalidateFsScanCache(path) is enough.
 func (gi *grepIndexes) invalidate(path string) {
 	target := scancache.Canonical(path)
+	gi.disk.distrustPath(target)
 	gi.mu.Lock()
 	var lives []*index.Live
 	for _, r := range gi.roots {
@@ -313,8 +314,13 @@ func (gi *grepIndexes) invalidate(path string) {
 	}
 }
 
-// dropAll forgets every index.
+// dropAll forgets every index, and distrusts every published one built
+// before now.
 func (gi *grepIndexes) dropAll() {
+	gi.disk.mu.Lock()
+	gi.disk.distrustAllBefore = time.Now().UnixNano()
+	gi.disk.distrust = gi.disk.distrust[:0]
+	gi.disk.mu.Unlock()
 	gi.mu.Lock()
 	defer gi.mu.Unlock()
 	for _, r := range gi.roots {
