@@ -138,6 +138,12 @@ func TestDiskIndexServesANewProcess(t *testing.T) {
 			if s.Skipped == 0 {
 				t.Fatalf("the published index ruled nothing out: %+v", s)
 			}
+			// Where nothing watches, greps validate the published index:
+			// they do not build it again. A watching process adopts it.
+			waitNoBuilder(t, gi)
+			if s = IndexStats(); !watching && s.Builds != 0 || watching && s.Persisted.Adopted > 1 {
+				t.Fatalf("builds in a new process on an unchanged tree: %+v", s)
+			}
 			fi, err := os.Stat(gi.diskIndexDir())
 			mustDo(t, err)
 			if fi.Mode().Perm() != 0o700 {

@@ -290,7 +290,16 @@ func (g *grepper) startBuild(gi *grepIndexes, r *indexedRoot, root string, key s
 		}
 		return false, nil
 	}
-	if !watching || g.o.Cache || viaDisk && gi.persisted(key) != nil {
+	if !watching {
+		// Nothing watches: the index is the published one, which greps
+		// validate and rebuild when too much of it is unconfirmed
+		// (noteDiskQuery); built here only when there is none.
+		if gi.persisted(key) == nil {
+			gi.enqueue(r)
+		}
+		return false, nil
+	}
+	if g.o.Cache || viaDisk && gi.persisted(key) != nil {
 		gi.enqueue(r)
 		return false, nil
 	}
