@@ -295,6 +295,10 @@ func (gi *grepIndexes) discard(key scancache.Key, why error) {
 	}
 }
 
+// beforePublish, when set (tests), is called by a build between writing
+// its index file and publishing it.
+var beforePublish func()
+
 // errLocked ends a build that another process is doing.
 var errLocked = errors.New("another process is writing this root's index")
 
@@ -338,6 +342,9 @@ func (gi *grepIndexes) readDisk(r *indexedRoot, tok *cancel.Token, yield bool) (
 	if err := gi.writeIndex(r, p.File(), entries, t0, tok, yield); err != nil {
 		p.Abort()
 		return nil, nil, err
+	}
+	if beforePublish != nil {
+		beforePublish()
 	}
 	if err := p.Publish(); err != nil {
 		return nil, nil, err

@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"path/filepath"
 	"strings"
 	"time"
 )
@@ -42,7 +43,9 @@ func (d *diskState) distrusted(root string, builtNs int64) (rels []string, all b
 	if builtNs <= d.distrustAllBefore {
 		return nil, true
 	}
+	root = filepath.ToSlash(root) // Windows: file paths are '/'-separated here
 	for _, x := range d.distrust {
+		x.path = filepath.ToSlash(x.path)
 		if x.at < builtNs {
 			continue // the index was built after it
 		}

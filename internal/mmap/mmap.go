@@ -1,6 +1,8 @@
 // Package mmap maps whole files into memory, read-only: on unix systems
-// with mmap(2) (PROT_READ, MAP_SHARED), on Windows with a file mapping
-// object and a read-only view, elsewhere by reading the file into memory.
+// with mmap(2) (PROT_READ, MAP_SHARED), elsewhere by reading the file into
+// memory. Windows reads too: it refuses to rename a file over one that a
+// process maps (even with FILE_SHARE_DELETE, as under wine 8), and a
+// persisted index must be replaceable while other processes use it.
 //
 // The bytes of a Mapping must never be written to (the pages are
 // read-only: a write faults), and the file must not be truncated while it
