@@ -407,8 +407,12 @@ func TestDiskIndexKilledBuilder(t *testing.T) {
 			mustDo(t, err)
 			temps := procTemps(t, st, name)
 			tag := fmt.Sprintf(".tmp-%d-", c.cmd.Process.Pid)
-			if len(temps) > 1 || len(temps) == 1 && !strings.Contains(temps[0], tag) {
-				t.Fatalf("%s: temporary files not swept by the killed build: %q", step, temps)
+			// The killed build's own temporary file, and its scratch file
+			// (index.Builder.Spill), may remain; no other.
+			for _, tmp := range temps {
+				if !strings.Contains(tmp, tag) || len(temps) > 2 {
+					t.Fatalf("%s: temporary files not swept by the killed build: %q", step, temps)
+				}
 			}
 			if p.hold && len(temps) != 1 {
 				t.Fatalf("%s: no temporary file: %q", step, temps)

@@ -18,12 +18,22 @@ import (
 // bloomBits is the filter size per distinct trigram, in bits.
 const bloomBits = 10
 
+// maxBloomWords bounds a filter (1 KiB, about 800 trigrams): a larger
+// binary file (most of them: at 2 GB of Go source, 13,000 filters took
+// 110 MB, a quarter of the index) gets none, and is searched by every
+// filesWithMatches grep (the only mode that can match in it).
+const maxBloomWords = 128
+
 // bloom is a Bloom filter of trigrams; nil admits everything.
 type bloom []uint64
 
-// newBloom returns the filter of the distinct trigrams tris.
+// newBloom returns the filter of the distinct trigrams tris, nil when it
+// would take more than maxBloomWords.
 func newBloom(tris []uint32) bloom {
 	n := max(1, (len(tris)*bloomBits+63)/64)
+	if n > maxBloomWords {
+		return nil
+	}
 	b := make(bloom, n)
 	for _, t := range tris {
 		h1, h2 := bloomHash(t)

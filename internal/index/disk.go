@@ -12,6 +12,7 @@ import (
 	"unsafe"
 
 	"github.com/cespare/xxhash/v2"
+	"github.com/fscache/fscache/internal/mmap"
 )
 
 // An index file holds an Index written once (Builder.WriteFile) and used
@@ -133,51 +134,81 @@ func layoutTable(off uint64, t *trailer) tableLayout {
 func pad8(n uint64) uint64 { return (n + 7) &^ 7 }
 
 // Spill makes b write the index to f as it is built: each postings
-// segment is written when flushed and dropped from memory (the file
-// table and the blooms stay in memory until WriteFile). f's content is
-// replaced. Call it before the first Add (segments already flushed are
+// segment is written when flushed, to a scratch file beside f, and
+// dropped from memory (the file table and the blooms stay in memory until
+// WriteFile, which merges the segments into f and removes the scratch
+// file). Call it before the first Add (segments already flushed are
 // written at once); after Spill, WriteFile(f, …) finishes the build, not
-// Finish. A second Spill does nothing. An error writing f is returned by
-// WriteFile.
+// Finish. A second Spill does nothing. An error is returned by WriteFile.
 func (b *Builder) Spill(f *os.File) {
-	if b.w != nil || b.done {
+	if b.out != nil || b.done {
 		return
 	}
-	b.w = newDiskWriter(f, b.Pause)
+	b.out = f
+	s, err := scratchFor(f)
+	if err != nil {
+		b.spillErr = err
+		return
+	}
+	b.w = newDiskWriter(s, b.Pause)
 	for i := range b.segs {
 		b.w.segment(&b.segs[i])
 	}
 	b.segs, b.size = nil, 0
 }
 
-// WriteFile finishes the build into f (replacing its content): what Spill
-// did not write yet, then the file table, the blooms, the header h, the
-// postings directory and the footer. f is left open and unsynced: the
-// caller syncs, closes and renames it, and may check it with Open and
-// VerifyBlobs. The builder holds nothing afterwards and cannot be used
-// again.
+// WriteFile finishes the build into f (replacing its content): the
+// postings segments merged by trigram (merge.go), then the file table,
+// the blooms, the header h, the postings directory and the footer. f is
+// left open and unsynced: the caller syncs, closes and renames it, and
+// may check it with Open and VerifyBlobs. The builder holds nothing
+// afterwards and cannot be used again.
 func (b *Builder) WriteFile(f *os.File, h Header) error {
 	if b.done {
 		return fmt.Errorf("index: write %s: the build is already finished", f.Name())
 	}
-	if b.w == nil {
-		b.Spill(f)
-	} else if b.w.f != f {
-		return fmt.Errorf("index: write %s: the builder spills to %s", f.Name(), b.w.f.Name())
+	if b.out != nil && b.out != f {
+		return fmt.Errorf("index: write %s: the builder spills for %s", f.Name(), b.out.Name())
 	}
+	defer b.dropScratch()
 	for i := 1; i < len(b.paths); i++ {
 		if b.paths[i] <= b.paths[i-1] {
 			err := fmt.Errorf("index: write %s: path %q added after %q", f.Name(), b.paths[i], b.paths[i-1])
-			b.w = nil
 			b.release()
 			return err
 		}
 	}
+	if b.spillErr != nil {
+		b.release()
+		return b.spillErr
+	}
 	b.flush()
-	err := b.w.finish(b, h)
-	b.w = nil
+	segs := b.segs
+	if b.w != nil {
+		var m *mmap.Mapping
+		var err error
+		if segs, m, err = spilledSegments(b.w); err != nil {
+			b.release()
+			return err
+		}
+		defer m.Close()
+	}
+	w := newDiskWriter(f, b.Pause)
+	err := merge(w, segs, b.Pause)
+	if err == nil {
+		err = w.finish(b, h)
+	}
 	b.release()
 	return err
+}
+
+// dropScratch closes and removes the scratch file of a spilled build.
+func (b *Builder) dropScratch() {
+	if b.w != nil {
+		b.w.f.Close()
+		os.Remove(b.w.f.Name())
+		b.w = nil
+	}
 }
 
 // diskWriter writes an index file, sequentially from its start.

@@ -62,11 +62,13 @@ func genFiles(rng *rand.Rand, n int) []testFile {
 	return files
 }
 
-// withSegment runs f with pairsPerSegment set to n.
+// withSegment runs f with pairsPerSegment set to n, and the merged
+// segments' lists cut at about as many bytes (so that a file has several
+// segments either way).
 func withSegment(n int, f func()) {
-	old := pairsPerSegment
-	pairsPerSegment = n
-	defer func() { pairsPerSegment = old }()
+	old, oldChunk := pairsPerSegment, mergeChunk
+	pairsPerSegment, mergeChunk = n, n
+	defer func() { pairsPerSegment, mergeChunk = old, oldChunk }()
 	f()
 }
 

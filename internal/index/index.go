@@ -2,6 +2,7 @@ package index
 
 import (
 	"bytes"
+	"os"
 	"slices"
 	"sync/atomic"
 	"unicode/utf8"
@@ -116,11 +117,14 @@ type Builder struct {
 	gs     gramSet
 	bytes  int64
 	size   int64 // of the segments so far
-	// w writes the index to a file (Spill, WriteFile); enc is its
-	// reused encoder; done: the build is over.
-	w    *diskWriter
-	enc  encoder
-	done bool
+	// out is the index file of a spilled build (Spill), w the writer of
+	// its scratch file (spillErr: it could not be made); enc is the
+	// reused encoder of the spilled segments; done: the build is over.
+	out      *os.File
+	w        *diskWriter
+	spillErr error
+	enc      encoder
+	done     bool
 }
 
 // Meta is what the index needs to know of a file beside its content.
@@ -217,7 +221,7 @@ func (b *Builder) Size() int64 {
 // postings are in the file: WriteFile finishes such a build) or once the
 // build is over.
 func (b *Builder) Finish() *Index {
-	if b.w != nil || b.done {
+	if b.out != nil || b.done {
 		panic("index: Builder.Finish after Spill, WriteFile or Finish")
 	}
 	b.flush()
