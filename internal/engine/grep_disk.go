@@ -299,6 +299,51 @@ func (gi *grepIndexes) discard(key scancache.Key, why error) {
 // its index file and publishing it.
 var beforePublish func()
 
+// adopt returns key's published index when entries (a walk after the
+// index was last heard of) confirm all but a few of its entries, with the
+// paths they do not confirm.
+func (gi *grepIndexes) adopt(key scancache.Key, entries []walk.Entry) (*index.Index, []string, bool) {
+	ix := gi.persisted(key)
+	if ix == nil {
+		return nil, nil, false
+	}
+	rels, all := gi.disk.distrusted(key.Root, ix.Header().BuiltNs)
+	un := untrustedOf(ix, entries, rels)
+	if all || len(un) > staleMax(len(entries)) {
+		return nil, nil, false
+	}
+	gi.disk.mu.Lock()
+	gi.disk.st.adopted++
+	gi.disk.mu.Unlock()
+	return ix, un, true
+}
+
+// racyEntries counts the files of entries an index built from t0 would not
+// trust (their mtime is within racySlack of t0, or later).
+func racyEntries(entries []walk.Entry, t0 time.Time) int {
+	from := t0.UnixNano() - int64(racySlack)
+	n := 0
+	for i := range entries {
+		if entries[i].Type == walk.File && entries[i].Mtime >= from {
+			n++
+		}
+	}
+	return n
+}
+
+// sleep waits d, or less when r's build is stopped or tok cancelled.
+func (gi *grepIndexes) sleep(r *indexedRoot, tok *cancel.Token, d time.Duration) error {
+	for end := time.Now().Add(d); time.Now().Before(end); time.Sleep(10 * time.Millisecond) {
+		if r.stop.Load() {
+			return errStopped
+		}
+		if err := tok.Err(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
 // errLocked ends a build that another process is doing.
 var errLocked = errors.New("another process is writing this root's index")
 
@@ -316,13 +361,19 @@ func (gi *grepIndexes) readDisk(r *indexedRoot, tok *cancel.Token, yield bool) (
 	if err != nil {
 		return nil, nil, err
 	}
-	if ix := gi.persisted(r.key); ix != nil {
-		rels, all := gi.disk.distrusted(r.key.Root, ix.Header().BuiltNs)
-		if un := untrustedOf(ix, entries, rels); !all && len(un) <= staleMax(len(entries)) {
-			gi.disk.mu.Lock()
-			gi.disk.st.adopted++
-			gi.disk.mu.Unlock()
-			return ix, un, nil
+	if ix, un, ok := gi.adopt(r.key, entries); ok {
+		return ix, un, nil
+	}
+	if yield && racyEntries(entries, t0) > staleMax(len(entries)) {
+		// Most files were written just now (a checkout): an index read
+		// now would trust none of them, and be rebuilt at once. Built in
+		// the background, it waits until they are no longer racy.
+		if err := gi.sleep(r, tok, racySlack); err != nil {
+			return nil, nil, err
+		}
+		t0 = time.Now()
+		if entries, err = fullWalk(r.key, tok); err != nil {
+			return nil, nil, err
 		}
 	}
 	name := st.Name(r.key.Root, diskKey(r.key))
@@ -334,6 +385,10 @@ func (gi *grepIndexes) readDisk(r *indexedRoot, tok *cancel.Token, yield bool) (
 		return nil, nil, errLocked
 	}
 	defer lk.Unlock()
+	// Another process may have published since the walk.
+	if ix, un, ok := gi.adopt(r.key, entries); ok {
+		return ix, un, nil
+	}
 	st.Sweep(name)
 	p, err := st.Create(name)
 	if err != nil {

@@ -325,3 +325,29 @@ func TestDiskIndexInvalidate(t *testing.T) {
 		})
 	}
 }
+
+// TestDiskIndexBuiltAfterACheckout: a background build over files written
+// just now (a checkout) waits until they are no longer racy, so that the
+// next process trusts them instead of rebuilding at once.
+func TestDiskIndexBuiltAfterACheckout(t *testing.T) {
+	dir := t.TempDir()
+	gi := useDiskIndex(t, dir, false, false)
+	root, w := churnTree(t) // every mtime is now
+	for i := range 300 {    // more than a rebuild allows unconfirmed
+		w(fmt.Sprintf("m/%03d.txt", i), fmt.Sprintf("alpha %d\n", i))
+	}
+	for range 2 { // the second grep queues the build
+		if _, err := Grep(GrepOptions{Pattern: "alpha", Path: root}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	waitNoBuilder(t, gi)
+	if s := IndexStats().Persisted; s.Published != 1 {
+		t.Fatalf("the background build published nothing: %+v", s)
+	}
+	gi = restart(t, gi, false)
+	compareDisk(t, "next process", gi, root, true)
+	if s := IndexStats().Persisted; s.Untrusted != 0 {
+		t.Fatalf("the index built after the checkout does not trust its files: %+v", s)
+	}
+}
