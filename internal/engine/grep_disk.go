@@ -201,6 +201,14 @@ func (g *grepper) viaDisk(gi *grepIndexes, r *indexedRoot, root string, key scan
 	}
 	q := index.Compile(search.Needs(search.Options{Pattern: g.o.Pattern, IgnoreCase: g.o.IgnoreCase,
 		Multiline: g.o.Multiline}, index.MinLit))
+	if q.All() {
+		// Nothing to rule out: searched as without an index, without the
+		// cost of a walk with full detail.
+		gi.mu.Lock()
+		gi.fallback(idxNoTrigram)
+		gi.mu.Unlock()
+		return false, nil
+	}
 	entries, err := fullWalk(key, g.tok)
 	if err != nil {
 		return true, err
@@ -208,12 +216,6 @@ func (g *grepper) viaDisk(gi *grepIndexes, r *indexedRoot, root string, key scan
 	files, err := g.candidates(pointers(entries), len(entries), 0)
 	if err != nil {
 		return true, err
-	}
-	if q.All() {
-		gi.mu.Lock()
-		gi.fallback(idxNoTrigram)
-		gi.mu.Unlock()
-		return true, g.searchAll(root, files, 0)
 	}
 	racyFrom := ix.Header().BuiltNs - int64(racySlack)
 	distrusted, all := gi.disk.distrusted(root, ix.Header().BuiltNs)
