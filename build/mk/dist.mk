@@ -81,7 +81,9 @@ define vet-on
 
 endef
 
-vet-all: arm64-tools | $(ZIG) ## go vet ./... for linux, darwin, windows on amd64 and arm64, each without cgo and with it
+# zig by its target's name: $(ZIG) is defined in platforms.mk, read after this file, so a
+# prerequisite $(ZIG) here would expand to nothing (and a fresh machine would have no zig).
+vet-all: arm64-tools | zig ## go vet ./... for linux, darwin, windows on amd64 and arm64, each without cgo and with it
 	@$(ENSURE_DEBS) gcc-mingw-w64-x86-64
 	$(foreach p,$(VET_PLATFORMS),$(call vet-on,$(p)))
 
