@@ -303,8 +303,8 @@ void fscache_invalidate(const char *path_or_null);
  * buildFailures, buildMs, lastBuildMs, queries (greps served), candidates,
  * candidatesPerQuery (files those searched), skipped (files ruled out),
  * reindexed, restored, fallbacks ({reason: count}: "no_trigram",
- * "not_watched", "too_large", "evicted", "error", "disk_error", "locked" or a
- * watcher's reason), fallbackRoots and persisted, the indexes on disk: dir
+ * "not_watched", "too_large", "evicted", "error", "disk_error", "locked",
+ * "many_candidates" or a watcher's reason), fallbackRoots and persisted, the indexes on disk: dir
  * ("" when off), queries and untrusted (greps served from a published index
  * validated by metadata, and the files they searched unconfirmed),
  * published, adopted and lastError; and uncached, the calls made without the cache: served

@@ -366,7 +366,7 @@ export interface GrepIndexStats {
   reindexed: number
   /** Files re-read whose content hash was their entry's (an identical rewrite), brought back without re-indexing. */
   restored: number
-  /** Greps or roots an index could not serve, by reason: "no_trigram", "not_watched", "too_large", "evicted", "error", "disk_error" (the index directory or file could not be used), "locked" (another process is writing the index), or the watcher's ("overflow", "watch_limit", "root_gone", "closed", ...). */
+  /** Greps or roots an index could not serve, by reason: "no_trigram", "not_watched", "too_large", "evicted", "error", "disk_error" (the index directory or file could not be used), "locked" (another process is writing the index), "many_candidates" (a grep with maxCount whose pattern the persisted index cannot narrow much, searched without it), or the watcher's ("overflow", "watch_limit", "root_gone", "closed", ...). */
   fallbacks: Record<string, number>
   /** Roots not indexed for good, with the reason. */
   fallbackRoots: Record<string, string>

@@ -47,6 +47,9 @@ const racySlack = 2 * time.Second
 const (
 	idxDiskError = "disk_error" // the index directory or file could not be used
 	idxLocked    = "locked"     // another process is writing the root's index
+	// idxManyCandidates: a grep with a limit whose pattern the published
+	// index cannot narrow much: searched without it (viaDisk).
+	idxManyCandidates = "many_candidates"
 )
 
 // diskState is the grep indexes' persisted side.
@@ -209,6 +212,20 @@ func (g *grepper) viaDisk(gi *grepIndexes, r *indexedRoot, root string, key scan
 		gi.mu.Unlock()
 		return false, nil
 	}
+	distrusted, all := gi.disk.distrusted(root, ix.Header().BuiltNs)
+	if all {
+		return false, nil
+	}
+	plan := ix.Plan(q, g.o.Mode == ModeFilesWithMatches)
+	if limitNeed(g.o) > 0 && mayMatch(plan, ix.Len()) > ix.Len()/manyCandidates {
+		// The answer is complete after the first few matching files in
+		// path order, which a search without the index reaches after a
+		// plain walk: cheaper than the walk with full detail here.
+		gi.mu.Lock()
+		gi.fallback(idxManyCandidates)
+		gi.mu.Unlock()
+		return false, nil
+	}
 	entries, err := fullWalk(key, g.tok)
 	if err != nil {
 		return true, err
@@ -218,11 +235,6 @@ func (g *grepper) viaDisk(gi *grepIndexes, r *indexedRoot, root string, key scan
 		return true, err
 	}
 	racyFrom := ix.Header().BuiltNs - int64(racySlack)
-	distrusted, all := gi.disk.distrusted(root, ix.Header().BuiltNs)
-	if all {
-		return false, nil
-	}
-	plan := ix.Plan(q, g.o.Mode == ModeFilesWithMatches)
 	if gi.policy.onQuery != nil {
 		gi.policy.onQuery(g.tok)
 	}
@@ -254,6 +266,21 @@ func (g *grepper) viaDisk(gi *grepIndexes, r *indexedRoot, root string, key scan
 	g.skipped += skipped
 	g.mu.Unlock()
 	return true, err
+}
+
+// manyCandidates: a grep with a limit does not use a published index whose
+// plan leaves more than 1/manyCandidates of the files to search.
+const manyCandidates = 8
+
+// mayMatch counts the files of a published index's plan that may match.
+func mayMatch(plan *index.Plan, n int) int {
+	c := 0
+	for id := range n {
+		if plan.DecideID(id) != index.Skip {
+			c++
+		}
+	}
+	return c
 }
 
 // noteDiskQuery records a query served from a published index, and queues
