@@ -12,7 +12,9 @@
 //	NAME                  the published index (internal/index writes it)
 //	NAME.lock             its lock file, created once and never deleted
 //	NAME.tmp-PID-RANDOM   an index being written (Create), or a leftover
-//	                      of a process killed while writing one (Sweep)
+//	                      of a process killed while writing one (Sweep);
+//	                      also the scratch file of its build
+//	                      (NAME.tmp-PID-RANDOM.spill-N, internal/index)
 //
 // # Protocol
 //
