@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"strings"
 	"sync"
 	"time"
 
@@ -12,7 +11,6 @@ import (
 	"github.com/fscache/fscache/internal/idxstore"
 	"github.com/fscache/fscache/internal/index"
 	"github.com/fscache/fscache/internal/scancache"
-	"github.com/fscache/fscache/internal/search"
 	"github.com/fscache/fscache/internal/walk"
 )
 
@@ -103,8 +101,13 @@ func (gi *grepIndexes) noteError(err error) {
 	gi.disk.mu.Lock()
 	gi.disk.st.lastError = err.Error()
 	gi.disk.mu.Unlock()
+	gi.countFallback(idxDiskError)
+}
+
+// countFallback is fallback with gi.mu not held.
+func (gi *grepIndexes) countFallback(reason string) {
 	gi.mu.Lock()
-	gi.fallback(idxDiskError)
+	gi.fallback(reason)
 	gi.mu.Unlock()
 }
 
@@ -193,23 +196,16 @@ func untrustedOf(ix *index.Index, entries []walk.Entry, distrusted []string) []s
 	return out
 }
 
-// viaDisk runs the search of root with its published index, validated by
-// a walk with full detail, and reports whether it did (there is one).
-// Files whose entries the walk does not confirm are searched; too many of
-// them queue a rebuild (r).
-func (g *grepper) viaDisk(gi *grepIndexes, r *indexedRoot, root string, key scancache.Key) (bool, error) {
-	ix := gi.persisted(key)
-	if ix == nil {
-		return false, nil
-	}
-	q := index.Compile(search.Needs(search.Options{Pattern: g.o.Pattern, IgnoreCase: g.o.IgnoreCase,
-		Multiline: g.o.Multiline}, index.MinLit))
+// viaDisk runs the search of root with ix, its published index (from
+// persisted), validated by a walk with full detail, and reports whether it
+// did. Files whose entries the walk does not confirm are searched; too
+// many of them queue a rebuild (r).
+func (g *grepper) viaDisk(gi *grepIndexes, r *indexedRoot, root string, key scancache.Key, ix *index.Index) (bool, error) {
+	q := g.indexQuery()
 	if q.All() {
 		// Nothing to rule out: searched as without an index, without the
 		// cost of a walk with full detail.
-		gi.mu.Lock()
-		gi.fallback(idxNoTrigram)
-		gi.mu.Unlock()
+		gi.countFallback(idxNoTrigram)
 		return false, nil
 	}
 	distrusted, all := gi.disk.distrusted(root, ix.Header().BuiltNs)
@@ -221,9 +217,7 @@ func (g *grepper) viaDisk(gi *grepIndexes, r *indexedRoot, root string, key scan
 		// The answer is complete after the first few matching files in
 		// path order, which a search without the index reaches after a
 		// plain walk: cheaper than the walk with full detail here.
-		gi.mu.Lock()
-		gi.fallback(idxManyCandidates)
-		gi.mu.Unlock()
+		gi.countFallback(idxManyCandidates)
 		return false, nil
 	}
 	entries, err := fullWalk(key, g.tok)
@@ -456,38 +450,13 @@ func (gi *grepIndexes) readDisk(r *indexedRoot, tok *cancel.Token, yield bool) (
 
 // writeIndex reads the files of entries into an index written to f.
 func (gi *grepIndexes) writeIndex(r *indexedRoot, f *os.File, entries []walk.Entry, t0 time.Time, tok *cancel.Token, yield bool) error {
-	wait := func() { gi.wait(r, yield) }
-	b := index.Builder{Pause: wait}
+	b := index.Builder{Pause: func() { gi.wait(r, yield) }}
 	b.Spill(f)
-	buf := make([]byte, 0, 64<<10)
-	root := r.key.Root
-	prev := ""
-	for i := range entries {
-		e := &entries[i]
-		if e.Type != walk.File || (e.Path <= prev && prev != "") {
-			continue
-		}
-		wait()
-		if r.stop.Load() {
-			return errStopped
-		}
-		if err := tok.Err(); err != nil {
-			return err
-		}
-		prev = e.Path
-		abs := root + "/" + e.FSPath()
-		data, ok := readFile(abs, buf[:0])
-		if cap(data) > cap(buf) {
-			buf = data[:0]
-		}
-		m := fileMeta(abs)
-		m.Size, m.MtimeNs = e.Size, e.Mtime
-		b.Add(e.Path, data, ok && e.RawPath == "", m)
-		if gi.policy.onFile != nil {
-			gi.policy.onFile(tok)
-		}
+	if err := gi.addFiles(r, &b, pointers(entries), tok, yield, nil); err != nil {
+		b.Abort()
+		return err
 	}
-	return b.WriteFile(f, index.Header{Root: root, Key: diskKey(r.key), BuiltNs: t0.UnixNano()})
+	return b.WriteFile(f, index.Header{Root: r.key.Root, Key: diskKey(r.key), BuiltNs: t0.UnixNano()})
 }
 
 // buildUnwatched builds r's published index for a process that does not
@@ -526,5 +495,5 @@ func (gi *grepIndexes) diskIndexDir() string {
 	if err != nil {
 		return ""
 	}
-	return strings.TrimSuffix(st.Path(""), string(os.PathSeparator))
+	return st.Location()
 }

@@ -255,17 +255,23 @@ func (g *grepper) viaIndex(root string, key scancache.Key) (bool, error) {
 	// A published index serves uncached greps until a live one is ready
 	// (a new process; a process that does not watch).
 	viaDisk := gi.policy.disk && !g.o.Cache && live == nil
+	var published *index.Index
+	if viaDisk || build && gi.policy.disk && !watching {
+		published = gi.persisted(key)
+	}
 	if build {
-		if done, err := g.startBuild(gi, r, root, key, watching, viaDisk); done {
+		if done, err := g.startBuild(gi, r, root, key, watching, viaDisk && published != nil, published != nil); done {
 			return true, err
 		}
 		gi.mu.Lock()
 		live = r.live
 		gi.mu.Unlock()
-		viaDisk = viaDisk && live == nil
+		if viaDisk = viaDisk && live == nil; viaDisk && gi.policy.eager {
+			published = gi.persisted(key) // the build may have published one
+		}
 	}
-	if viaDisk {
-		if done, err := g.viaDisk(gi, r, root, key); done {
+	if viaDisk && published != nil {
+		if done, err := g.viaDisk(gi, r, root, key, published); done {
 			return true, err
 		}
 	}
@@ -277,9 +283,9 @@ func (g *grepper) viaIndex(root string, key scancache.Key) (bool, error) {
 
 // startBuild starts the build of r's index: in the call when eager, else
 // queued. A watched, uncached grep that has no published index to use
-// is searched here, over the fresh watched scan the build will listen to
-// (done true).
-func (g *grepper) startBuild(gi *grepIndexes, r *indexedRoot, root string, key scancache.Key, watching, viaDisk bool) (bool, error) {
+// (viaDisk) is searched here, over the fresh watched scan the build will
+// listen to (done true). published: key has a published index.
+func (g *grepper) startBuild(gi *grepIndexes, r *indexedRoot, root string, key scancache.Key, watching, viaDisk, published bool) (bool, error) {
 	if gi.policy.eager {
 		err := gi.build(r, g.tok, false)
 		gi.mu.Lock()
@@ -294,12 +300,12 @@ func (g *grepper) startBuild(gi *grepIndexes, r *indexedRoot, root string, key s
 		// Nothing watches: the index is the published one, which greps
 		// validate and rebuild when too much of it is unconfirmed
 		// (noteDiskQuery); built here only when there is none.
-		if gi.persisted(key) == nil {
+		if !published {
 			gi.enqueue(r)
 		}
 		return false, nil
 	}
-	if g.o.Cache || viaDisk && gi.persisted(key) != nil {
+	if g.o.Cache || viaDisk {
 		gi.enqueue(r)
 		return false, nil
 	}
@@ -349,8 +355,7 @@ func (g *grepper) serveFrom(gi *grepIndexes, r *indexedRoot, live *index.Live, r
 	if err != nil {
 		return true, err
 	}
-	q := index.Compile(search.Needs(search.Options{Pattern: g.o.Pattern, IgnoreCase: g.o.IgnoreCase,
-		Multiline: g.o.Multiline}, index.MinLit))
+	q := g.indexQuery()
 	if q.All() {
 		gi.mu.Lock()
 		gi.fallback(idxNoTrigram)
@@ -374,6 +379,12 @@ func (g *grepper) serveFrom(gi *grepIndexes, r *indexedRoot, live *index.Live, r
 	g.skipped += skipped
 	g.mu.Unlock()
 	return true, err
+}
+
+// indexQuery is the call's pattern as a query of trigrams.
+func (g *grepper) indexQuery() index.Query {
+	return index.Compile(search.Needs(search.Options{Pattern: g.o.Pattern, IgnoreCase: g.o.IgnoreCase,
+		Multiline: g.o.Multiline}, index.MinLit))
 }
 
 // narrow returns the files of files that r's index (live) cannot rule out

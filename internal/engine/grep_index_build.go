@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"iter"
 	"time"
 
 	"github.com/fscache/fscache/internal/cancel"
@@ -158,9 +159,7 @@ func (gi *grepIndexes) readFor(r *indexedRoot, live *index.Live, snap *scancache
 			return ix, untrusted, err
 		}
 		if errors.Is(err, errLocked) {
-			gi.mu.Lock()
-			gi.fallback(idxLocked)
-			gi.mu.Unlock()
+			gi.countFallback(idxLocked)
 		} else {
 			gi.noteError(err)
 		}
@@ -173,48 +172,73 @@ func (gi *grepIndexes) readFor(r *indexedRoot, live *index.Live, snap *scancache
 func (gi *grepIndexes) read(r *indexedRoot, live *index.Live, snap *scancache.Snapshot, tok *cancel.Token, yield bool) (*index.Index, error) {
 	// wait holds the build while the foreground is busy (between files,
 	// and every fraction of a millisecond of work inside one).
-	wait := func() { gi.wait(r, yield) }
-	b := index.Builder{Pause: wait}
+	b := index.Builder{Pause: func() { gi.wait(r, yield) }}
+	err := gi.addFiles(r, &b, snap.All(), tok, yield, func(n int) error {
+		if n%drainEvery == 0 {
+			// Hear early of a root that went away.
+			if _, err := scanCache().Current(r.key, tok, live); err != nil {
+				return err
+			}
+		}
+		if live.LostReason() != "" {
+			return errStopped
+		}
+		if b.Size() > gi.policy.capMem {
+			return errTooLarge
+		}
+		return nil
+	})
+	if err == nil && b.Size() > gi.policy.capMem {
+		err = errTooLarge
+	}
+	if err != nil {
+		return nil, err
+	}
+	return b.Finish(), nil
+}
+
+// addFiles reads the files of entries, in path order, into b (an entry out
+// of order is left out: grep finds it Fresh and searches it). check, when
+// set, is called before each file with the number of files so far; its
+// error ends the reading.
+func (gi *grepIndexes) addFiles(r *indexedRoot, b *index.Builder, entries iter.Seq2[int, *walk.Entry], tok *cancel.Token, yield bool, check func(n int) error) error {
 	buf := make([]byte, 0, 64<<10)
-	root := r.key.Root
 	prev := ""
 	n := 0
-	for _, e := range snap.All() {
+	for _, e := range entries {
 		if e.Type != walk.File {
 			continue
 		}
 		n++
-		if n%drainEvery == 0 {
-			// Hear early of a root that went away.
-			if _, err := scanCache().Current(r.key, tok, live); err != nil {
-				return nil, err
+		if check != nil {
+			if err := check(n); err != nil {
+				return err
 			}
 		}
-		wait()
-		if r.stop.Load() || live.LostReason() != "" {
-			return nil, errStopped
+		gi.wait(r, yield)
+		if r.stop.Load() {
+			return errStopped
 		}
 		if err := tok.Err(); err != nil {
-			return nil, err
+			return err
 		}
 		if e.Path <= prev && prev != "" {
-			continue // out of order: left to grep (Fresh)
+			continue
 		}
 		prev = e.Path
-		abs := root + "/" + e.FSPath()
+		abs := r.key.Root + "/" + e.FSPath()
 		data, ok := readFile(abs, buf[:0])
 		if cap(data) > cap(buf) {
 			buf = data[:0]
 		}
-		b.Add(e.Path, data, ok && e.FSPath() == e.Path, fileMeta(abs))
+		m := fileMeta(abs) // inode and links; size and mtime from a walk with full detail
+		m.Size, m.MtimeNs = e.Size, e.Mtime
+		b.Add(e.Path, data, ok && e.RawPath == "", m)
 		if gi.policy.onFile != nil {
 			gi.policy.onFile(tok)
 		}
-		if b.Size() > gi.policy.capMem {
-			return nil, errTooLarge
-		}
 	}
-	return b.Finish(), nil
+	return nil
 }
 
 // failed records a failed build of r; sticky keeps r from being indexed

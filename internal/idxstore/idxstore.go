@@ -161,6 +161,10 @@ func (s *Store) Path(name string) string {
 	return filepath.Join(s.dir, name)
 }
 
+// Location returns the directory the store's files are in (its version
+// subdirectory).
+func (s *Store) Location() string { return s.dir }
+
 // checkName refuses a name that is not a plain file name of the store's
 // own: one that would name another directory (a separator, "..", or on
 // Windows a drive or an alternate data stream: ':'), or another name's

@@ -202,6 +202,13 @@ func (b *Builder) WriteFile(f *os.File, h Header) error {
 	return err
 }
 
+// Abort ends a build without writing it: a spilled build's scratch file
+// is removed. The builder cannot be used again.
+func (b *Builder) Abort() {
+	b.dropScratch()
+	b.release()
+}
+
 // dropScratch closes and removes the scratch file of a spilled build.
 func (b *Builder) dropScratch() {
 	if b.w != nil {
