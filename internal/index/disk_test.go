@@ -275,12 +275,12 @@ func TestDiskMeta(t *testing.T) {
 	unread := 0
 	for id, f := range files {
 		want := Meta{Ino: f.meta.Ino, Size: f.meta.Size, MtimeNs: f.meta.MtimeNs}
-		if ix.Path(id) != f.path || ix.FileMeta(id) != want || mem.FileMeta(id) != want {
-			t.Fatalf("file %d: %q %+v, want %q %+v", id, ix.Path(id), ix.FileMeta(id), f.path, want)
+		if ix.paths[id] != f.path || ix.FileMeta(id) != want || mem.FileMeta(id) != want {
+			t.Fatalf("file %d: %q %+v, want %q %+v", id, ix.paths[id], ix.FileMeta(id), f.path, want)
 		}
 		read := f.ok && f.meta.Links <= 1 && f.path != "bad\xffname"
-		if ix.Read(id) != read || mem.Read(id) != read {
-			t.Fatalf("%q: Read %t, want %t", f.path, ix.Read(id), read)
+		if (ix.flags[id] != 0) != read || (mem.flags[id] != 0) != read {
+			t.Fatalf("%q: read %t, want %t", f.path, ix.flags[id] != 0, read)
 		}
 		if ix.sums[id] != mem.sums[id] || ix.flags[id] != mem.flags[id] {
 			t.Fatalf("%q: sum or flags differ", f.path)

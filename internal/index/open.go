@@ -101,23 +101,12 @@ func (ix *Index) Header() Header { return ix.hdr }
 // Len returns the number of files the index lists.
 func (ix *Index) Len() int { return ix.Files }
 
-// Path returns the path of the file with the id id, in [0, Len()).
-func (ix *Index) Path(id int) string { return ix.paths[id] }
-
 // FileMeta returns the inode number, size and mtime recorded for the file
 // with the id id (Links is 0: files with links are not read).
 func (ix *Index) FileMeta(id int) Meta {
 	m := Meta{Ino: ix.inos[id], Size: ix.sizes[id], MtimeNs: ix.mtimes[id]}
 	runtime.KeepAlive(ix)
 	return m
-}
-
-// Read reports whether the file with the id id was read when the index was
-// built (it has an entry: text or binary).
-func (ix *Index) Read(id int) bool {
-	r := ix.flags[id] != 0
-	runtime.KeepAlive(ix)
-	return r
 }
 
 // corruptf returns an error wrapping ErrCorrupt.
