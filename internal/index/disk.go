@@ -26,7 +26,9 @@ import (
 //	            [n]uint32, ends [n]uint32, blob (the varint lists), each
 //	            padded to 8 bytes; the first at offset 8, each right
 //	            after the previous one
-//	file table  flags [files]uint8 (padded), sums, inos [files]uint64,
+//	file table  flags [files]uint8 (padded), document ends [files]uint32
+//	            (padded; the documents of the files up to each: see
+//	            Index.spans), sums, inos [files]uint64,
 //	            sizes, mtimes [files]int64, path ends [files]uint64, the
 //	            paths (padded); then the blooms: their ids [nb]uint32
 //	            (padded, increasing), ends [nb]uint64 (in words), words
@@ -45,8 +47,10 @@ import (
 // and of the footer. So every byte of a file is checked by one of them,
 // or is the magic. Open checks all but the blobs' (VerifyBlobs does).
 
-// diskVersion is the format's version, the magic's seventh byte.
-const diskVersion = 1
+// diskVersion is the format's version, the magic's seventh byte. Version
+// 2 added the document ends (large files indexed by chunks); a file of
+// another version is refused (ErrCorrupt), and rebuilt by its user.
+const diskVersion = 2
 
 // diskMagic begins an index file and its footer.
 var diskMagic = [8]byte{'F', 'S', 'C', 'I', 'D', 'X', diskVersion, 'L'}
@@ -101,8 +105,9 @@ func (t *trailer) words() [16]uint64 {
 
 // tableLayout is where the parts of a file table lie.
 type tableLayout struct {
-	flags, sums, inos, sizes, mtimes, pathEnds, pathBlob uint64
-	bloomIDs, bloomEnds, bloomWords, end                 uint64
+	flags, docEnds, sums, inos, sizes, mtimes, pathEnds uint64
+	pathBlob                                            uint64
+	bloomIDs, bloomEnds, bloomWords, end                uint64
 }
 
 // layoutTable returns the layout of the file table at off of t's counts.
@@ -110,6 +115,8 @@ func layoutTable(off uint64, t *trailer) tableLayout {
 	var l tableLayout
 	l.flags = off
 	off += pad8(t.files)
+	l.docEnds = off
+	off += pad8(4 * t.files)
 	l.sums = off
 	off += 8 * t.files
 	l.inos = off
@@ -362,6 +369,8 @@ func (w *diskWriter) finish(b *Builder, h Header) error {
 // of the paths.
 func (w *diskWriter) table(b *Builder) uint64 {
 	w.write(b.flags)
+	w.pad()
+	writeInts(w, b.ends)
 	w.pad()
 	writeInts(w, b.sums)
 	writeInts(w, b.inos)

@@ -252,6 +252,10 @@ func (ix *Index) parseTable(data []byte, t *trailer, l *tableLayout) error {
 			return corruptf("file %d: flags %#x", id, f)
 		}
 	}
+	var ok bool
+	if ix.spans, ix.docs, ok = spansOf(ints[uint32](data, l.docEnds, n)); !ok {
+		return corruptf("document ends do not increase")
+	}
 	ends := ints[uint64](data, l.pathEnds, n)
 	blob := string(data[l.pathBlob : l.pathBlob+t.pathBytes])
 	ix.paths = make([]string, n)

@@ -9,7 +9,11 @@ import (
 )
 
 // Query is a search.Need in trigrams: a literal is the AND of its folded
-// trigrams.
+// trigrams, looked up in one document (a file, or a chunk of a large one:
+// chunkSize). A literal longer than chunkOverlap, which may straddle two
+// chunks, is the AND of its pieces of chunkOverlap bytes (overlapping by
+// two, so that every trigram of it is in a piece), each of them looked up
+// in one document.
 type Query struct {
 	op   search.NeedOp
 	tris []uint32 // NeedLit
@@ -26,7 +30,17 @@ func Compile(n search.Need) Query {
 		if len(n.Lit) < MinLit {
 			return Query{}
 		}
-		return Query{op: search.NeedLit, tris: gramsOf(n.Lit)}
+		if len(n.Lit) <= chunkOverlap {
+			return Query{op: search.NeedLit, tris: gramsOf(n.Lit)}
+		}
+		q := Query{op: search.NeedAnd}
+		for k := 0; ; k += chunkOverlap - 2 {
+			q.subs = append(q.subs, Query{op: search.NeedLit, tris: gramsOf(n.Lit[k:min(len(n.Lit), k+chunkOverlap)])})
+			if k+chunkOverlap >= len(n.Lit) {
+				break
+			}
+		}
+		return q
 	case search.NeedAnd, search.NeedOr:
 		q := Query{op: n.Op}
 		for _, s := range n.Subs {
@@ -60,17 +74,17 @@ func (q Query) All() bool {
 	return true
 }
 
-// eval returns the files of ix that may satisfy q (n = ix's file count),
-// or nil for all of them.
+// eval returns the files of ix that may satisfy q, or nil for all of them.
 func (q Query) eval(ix *Index) bitset {
 	n := ix.Files
 	switch q.op {
 	case search.NeedLit:
+		// The documents holding every trigram, then their files.
 		var out bitset
 		for _, t := range q.tris {
-			b := newBitset(n)
+			b := newBitset(ix.docs)
 			for i := range ix.segs {
-				if list, ok := ix.segs[i].list(t); !ok || !decodeInto(list, b, n) {
+				if list, ok := ix.segs[i].list(t); !ok || !decodeInto(list, b, ix.docs) {
 					ix.corrupt.Store(true)
 				}
 			}
@@ -80,7 +94,10 @@ func (q Query) eval(ix *Index) bitset {
 				out.and(b)
 			}
 		}
-		return out
+		if out == nil {
+			return nil
+		}
+		return ix.filesOf(out)
 	case search.NeedAnd:
 		var out bitset
 		for _, s := range q.subs {
