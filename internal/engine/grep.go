@@ -347,19 +347,33 @@ func (g *grepper) candidate(e *walk.Entry, path string) bool {
 // directory once their first cut bytes are dropped (a subdirectory of the
 // scanned root, and a slash).
 func (g *grepper) candidates(all iter.Seq2[int, *walk.Entry], n, cut int) ([]*walk.Entry, error) {
+	files, _, err := g.candidatesAt(all, n, cut, false)
+	return files, err
+}
+
+// candidatesAt is candidates, also returning each entry's position in all
+// when at is true.
+func (g *grepper) candidatesAt(all iter.Seq2[int, *walk.Entry], n, cut int, at bool) ([]*walk.Entry, []int32, error) {
 	if g.glob != nil || g.types.on {
 		n = min(n, 1024) // filtered: most entries may not be candidates
 	}
 	files := make([]*walk.Entry, 0, n) // unfiltered, most entries are files: one allocation
+	var pos []int32
+	if at {
+		pos = make([]int32, 0, n)
+	}
 	for i, e := range all {
 		if i&255 == 0 && g.tok.Poll() || g.tok.Stopped() {
-			return nil, g.tok.Err()
+			return nil, nil, g.tok.Err()
 		}
 		if g.candidate(e, e.Path[cut:]) {
 			files = append(files, e)
+			if at {
+				pos = append(pos, int32(i))
+			}
 		}
 	}
-	return files, nil
+	return files, pos, nil
 }
 
 // pointers yields the entries of es with their positions, as pointers.

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"weak"
 
 	"github.com/fscache/fscache/internal/cancel"
 	"github.com/fscache/fscache/internal/index"
@@ -351,7 +352,7 @@ func (g *grepper) serveFrom(gi *grepIndexes, r *indexedRoot, live *index.Live, r
 		}
 		cut = len(rel) + 1
 	}
-	files, err := g.candidates(snap.Between(lo, hi), hi-lo, cut)
+	files, at, err := g.candidatesAt(snap.Between(lo, hi), hi-lo, cut, true)
 	if err != nil {
 		return true, err
 	}
@@ -363,7 +364,7 @@ func (g *grepper) serveFrom(gi *grepIndexes, r *indexedRoot, live *index.Live, r
 		gi.mu.Unlock()
 		return true, g.searchAll(r.key.Root, files, cut)
 	}
-	search, skipped, ok, err := g.narrow(gi, r, live, q, files)
+	search, skipped, ok, err := g.narrow(gi, r, live, q, files, func(p *index.Plan) []int32 { return snapIDs(snap, p, at) })
 	if !ok || err != nil {
 		return ok, err
 	}
@@ -391,14 +392,16 @@ func (g *grepper) indexQuery() index.Query {
 // for the query q, and the number it ruled out; files changed since the
 // index last heard of them are read again first (or, too many, searched
 // as they are while the index is rebuilt). ok is false when the index was
-// lost (dropped): the caller searches without it.
-func (g *grepper) narrow(gi *grepIndexes, r *indexedRoot, live *index.Live, q index.Query, files []*walk.Entry) (search []*walk.Entry, skipped int, ok bool, err error) {
+// lost (dropped): the caller searches without it. idsOf returns the ids
+// of files in a plan's index (Plan.Lookup's, -1: not listed).
+func (g *grepper) narrow(gi *grepIndexes, r *indexedRoot, live *index.Live, q index.Query, files []*walk.Entry, idsOf func(*index.Plan) []int32) (search []*walk.Entry, skipped int, ok bool, err error) {
 	fwm := g.o.Mode == ModeFilesWithMatches
 	plan := live.Plan(q, fwm)
 	if plan == nil {
 		gi.drop(r, live, "")
 		return nil, 0, false, nil
 	}
+	ids := idsOf(plan)
 	// One decision per file, kept for the search below unless files are
 	// read again (which changes the plan).
 	decided := make([]index.Decision, len(files))
@@ -407,7 +410,7 @@ func (g *grepper) narrow(gi *grepIndexes, r *indexedRoot, live *index.Live, q in
 		if i&1023 == 0 && g.tok.Poll() || g.tok.Stopped() {
 			return nil, 0, true, g.tok.Err()
 		}
-		if decided[i] = plan.Decide(f.Path); decided[i] == index.Fresh {
+		if decided[i] = plan.DecideAt(f.Path, int(ids[i])); decided[i] == index.Fresh {
 			fresh = append(fresh, f)
 		}
 	}
@@ -425,7 +428,7 @@ func (g *grepper) narrow(gi *grepIndexes, r *indexedRoot, live *index.Live, q in
 				gi.drop(r, live, "")
 				return nil, 0, false, nil
 			}
-			decided = nil
+			ids, decided = idsOf(plan), nil
 		}
 	}
 	if gi.policy.onQuery != nil {
@@ -440,7 +443,7 @@ func (g *grepper) narrow(gi *grepIndexes, r *indexedRoot, live *index.Live, q in
 		if decided != nil {
 			d = decided[i]
 		} else {
-			d = plan.Decide(f.Path)
+			d = plan.DecideAt(f.Path, int(ids[i]))
 		}
 		if d == index.Skip {
 			skipped++
@@ -449,6 +452,44 @@ func (g *grepper) narrow(gi *grepIndexes, r *indexedRoot, live *index.Live, q in
 		}
 	}
 	return search, skipped, true, nil
+}
+
+// snapIDs returns the ids in p's index of the entries of snap at the
+// positions at (-1: not listed). The ids of all of snap's entries are
+// looked up once per snapshot and index, and kept with the snapshot (both
+// are immutable, so the ids stay true): a repeated grep of an unchanged
+// tree spares a lookup by path per file.
+func snapIDs(snap *scancache.Snapshot, p *index.Plan, at []int32) []int32 {
+	ix := p.Index()
+	key := snapIDsKey{weak.Make(ix)}
+	var all []int32
+	if v, ok := snap.Kept(key); ok && v.(*keptIDs).ix.Value() == ix {
+		all = v.(*keptIDs).ids
+	} else {
+		all = make([]int32, snap.Len())
+		for i, e := range snap.All() {
+			all[i] = int32(p.Lookup(e.Path))
+		}
+		snap.Keep(key, &keptIDs{ix: key.ix, ids: all})
+	}
+	ids := make([]int32, len(at))
+	for k, i := range at {
+		ids[k] = all[i]
+	}
+	return ids
+}
+
+// snapIDsKey keys the ids of a snapshot's entries in an index (snapIDs);
+// weak, so that a snapshot does not keep an index it outlives (and its
+// mapping) alive.
+type snapIDsKey struct{ ix weak.Pointer[index.Index] }
+
+// keptIDs are the ids of a snapshot's entries in the index ix; checked
+// against the index asked for, should a new index ever share a reclaimed
+// one's weak pointer.
+type keptIDs struct {
+	ix  weak.Pointer[index.Index]
+	ids []int32
 }
 
 // ancestor returns the indexed root with a live index of which key's root

@@ -480,6 +480,21 @@ func (p *Plan) Decide(rel string) Decision {
 	return p.decideID(uint32(id))
 }
 
+// DecideAt is Decide for the file rel whose id in the plan's index is id
+// (Lookup's answer for rel, -1: not listed), sparing the lookup.
+func (p *Plan) DecideAt(rel string, id int) Decision {
+	if d, ok := p.over[rel]; ok {
+		return d
+	}
+	if id < 0 || id >= p.base.Files {
+		return Fresh
+	}
+	return p.decideID(uint32(id))
+}
+
+// Index returns the index the plan decides from (for its Lookup ids).
+func (p *Plan) Index() *Index { return p.base }
+
 // DecideID returns the decision for the file of the plan's index with the
 // id id (Lookup), Fresh for an id out of range. The overlay of a Live's
 // plan is not consulted: the base entries it supersedes are stale, so
