@@ -80,20 +80,7 @@ func (q Query) eval(ix *Index) bitset {
 	switch q.op {
 	case search.NeedLit:
 		// The documents holding every trigram, then their files.
-		var out bitset
-		for _, t := range q.tris {
-			b := newBitset(ix.docs)
-			for i := range ix.segs {
-				if list, ok := ix.segs[i].list(t); !ok || !decodeInto(list, b, ix.docs) {
-					ix.corrupt.Store(true)
-				}
-			}
-			if out == nil {
-				out = b
-			} else {
-				out.and(b)
-			}
-		}
+		out := q.litDocs(ix)
 		if out == nil {
 			return nil
 		}
@@ -127,6 +114,50 @@ func (q Query) eval(ix *Index) bitset {
 		return out
 	}
 	return nil
+}
+
+// litDocs returns the documents of ix that may hold the literal q: the
+// intersection of its trigrams' lists, shortest first, ended as soon as it
+// is empty (a trigram no document holds ends it at once).
+func (q Query) litDocs(ix *Index) bitset {
+	type tl struct {
+		lists [][]byte
+		n     int
+	}
+	all := make([]tl, 0, len(q.tris))
+	for _, t := range q.tris {
+		var x tl
+		for i := range ix.segs {
+			list, ok := ix.segs[i].list(t)
+			if !ok {
+				ix.corrupt.Store(true)
+			}
+			if len(list) > 0 {
+				x.lists = append(x.lists, list)
+				x.n += len(list)
+			}
+		}
+		all = append(all, x)
+	}
+	slices.SortStableFunc(all, func(a, b tl) int { return a.n - b.n })
+	var out bitset
+	for _, x := range all {
+		b := newBitset(ix.docs)
+		for _, list := range x.lists {
+			if !decodeInto(list, b, ix.docs) {
+				ix.corrupt.Store(true)
+			}
+		}
+		if out == nil {
+			out = b
+		} else {
+			out.and(b)
+		}
+		if out.count() == 0 {
+			break
+		}
+	}
+	return out
 }
 
 // match reports whether a file with the sorted trigrams tris may satisfy q.
