@@ -3,6 +3,7 @@ package engine
 import (
 	"errors"
 	"iter"
+	"runtime/debug"
 	"time"
 
 	"github.com/fscache/fscache/internal/cancel"
@@ -34,8 +35,19 @@ func (gi *grepIndexes) enqueue(r *indexedRoot) {
 // builder builds the queued indexes one after the other, and ends when
 // the queue is empty.
 func (gi *grepIndexes) builder() {
+	built := false
 	for {
 		gi.mu.Lock()
+		if len(gi.queue) == 0 && built {
+			// A build walks the tree and reads every file: most of
+			// the heap it grew is garbage now. Returned to the
+			// system before the builder ends, rather than kept
+			// resident by the runtime for the next peak.
+			gi.mu.Unlock()
+			debug.FreeOSMemory()
+			built = false
+			continue
+		}
 		if len(gi.queue) == 0 {
 			gi.building = false
 			gi.mu.Unlock()
@@ -46,6 +58,7 @@ func (gi *grepIndexes) builder() {
 		gi.mu.Unlock()
 		if !r.stop.Load() {
 			gi.build(r, nil, true)
+			built = true
 		}
 		gi.mu.Lock()
 		r.queued = false
