@@ -165,7 +165,8 @@ func (b *Builder) Spill(f *os.File) {
 }
 
 // WriteFile finishes the build into f (replacing its content): the
-// postings segments merged by trigram (merge.go), then the file table,
+// postings segments merged by trigram (merge.go), with the base's lists
+// of the files kept (Base), then the file table,
 // the blooms, the header h, the postings directory and the footer. f is
 // left open and unsynced: the caller syncs, closes and renames it, and
 // may check it with Open and VerifyBlobs. The builder holds nothing
@@ -201,7 +202,7 @@ func (b *Builder) WriteFile(f *os.File, h Header) error {
 		defer m.Close()
 	}
 	w := newDiskWriter(f, b.Pause)
-	err := merge(w, segs, b.Pause)
+	err := merge(w, segs, b.base, b.remap, b.Pause)
 	if err == nil {
 		err = w.finish(b, h)
 	}

@@ -5,6 +5,7 @@ import (
 	"math/bits"
 	"os"
 	"slices"
+	"sort"
 	"sync/atomic"
 	"unicode/utf8"
 
@@ -163,6 +164,21 @@ func (ix *Index) filesOf(docs bitset) bitset {
 	return out
 }
 
+// docRange returns the first document of the file id and its number of
+// documents.
+func (ix *Index) docRange(id int) (first, n uint32) {
+	i := sort.Search(len(ix.spans), func(i int) bool { return int(ix.spans[i].file) >= id })
+	if i < len(ix.spans) && int(ix.spans[i].file) == id {
+		return ix.spans[i].first, ix.spans[i].n
+	}
+	shift := uint32(0) // documents before id beyond one per file
+	if i > 0 {
+		p := ix.spans[i-1]
+		shift = p.first + p.n - (p.file + 1)
+	}
+	return uint32(id) + shift, 1
+}
+
 // find returns the id of path, -1 when ix does not list it.
 func (ix *Index) find(path string) int {
 	i, ok := slices.BinarySearch(ix.paths, path)
@@ -203,6 +219,10 @@ type Builder struct {
 	spillErr error
 	enc      encoder
 	done     bool
+	// base is the index whose entries Keep reuses (Base); remap maps
+	// its document ids to this build's, plus one (0: not kept).
+	base  *Index
+	remap []uint32
 }
 
 // Meta is what the index needs to know of a file beside its content.
@@ -289,6 +309,57 @@ func (b *Builder) flush() {
 	b.pairs = b.pairs[:0]
 }
 
+// Base makes Keep reuse the entries of old, an index written to a file
+// (Open) or built in memory, for a build written by WriteFile (not
+// Finish): WriteFile merges old's posting lists of the files kept with
+// those of the files added. Call it before the first Add or Keep; old must
+// stay open until WriteFile returns.
+func (b *Builder) Base(old *Index) {
+	if len(b.paths) > 0 || b.done {
+		panic("index: Builder.Base after Add, Keep or the end of the build")
+	}
+	b.base, b.remap = old, make([]uint32, old.docs)
+}
+
+// Keep records the file path with the entry of the file id of the base
+// index (Base), as if its content, which the caller knows to be unchanged
+// since the base read it, were added again; m is the file's metadata now.
+// Paths come in increasing order, with Add's. It reports false, recording
+// nothing, when the base has no such file (the caller adds it instead).
+func (b *Builder) Keep(path string, id int, m Meta) bool {
+	old := b.base
+	if old == nil || id < 0 || id >= old.Files || old.paths[id] != path || b.done {
+		return false
+	}
+	b.paths = append(b.paths, path)
+	b.inos = append(b.inos, old.inos[id])
+	b.sizes = append(b.sizes, m.Size)
+	b.mtimes = append(b.mtimes, m.MtimeNs)
+	b.sums = append(b.sums, old.sums[id])
+	f := old.flags[id]
+	b.flags = append(b.flags, f)
+	switch f {
+	case flagBinary:
+		if b.blooms == nil {
+			b.blooms = map[uint32]bloom{}
+		}
+		bl := slices.Clone(old.blooms[uint32(id)])
+		b.blooms[uint32(len(b.paths)-1)] = bl
+		b.bsize += int64(cap(bl))*8 + 48
+	case flagText:
+		b.bytes += old.sizes[id]
+	}
+	first, n := old.docRange(id)
+	for k := range n {
+		if first+k < uint32(len(b.remap)) {
+			b.remap[first+k] = b.docs + k + 1
+		}
+	}
+	b.docs += n
+	b.ends = append(b.ends, b.docs)
+	return true
+}
+
 // classify returns the flags of the file path with content data (ok: it
 // was read).
 func classify(path string, data []byte, ok bool) uint8 {
@@ -310,8 +381,8 @@ func (b *Builder) Size() int64 {
 // postings are in the file: WriteFile finishes such a build) or once the
 // build is over.
 func (b *Builder) Finish() *Index {
-	if b.out != nil || b.done {
-		panic("index: Builder.Finish after Spill, WriteFile or Finish")
+	if b.out != nil || b.done || b.base != nil {
+		panic("index: Builder.Finish after Spill, Base, WriteFile or Finish")
 	}
 	b.flush()
 	spans, docs, _ := spansOf(b.ends)
@@ -326,7 +397,7 @@ func (b *Builder) Finish() *Index {
 func (b *Builder) release() {
 	b.segs, b.pairs, b.tmp, b.gs, b.sums, b.inos, b.blooms = nil, nil, nil, gramSet{}, nil, nil, nil
 	b.paths, b.flags, b.sizes, b.mtimes, b.enc, b.done = nil, nil, nil, nil, encoder{}, true
-	b.ends = nil
+	b.ends, b.base, b.remap = nil, nil, nil
 }
 
 // sortPairs sorts pairs (trigram<<32 | id) by trigram, keeping the order of

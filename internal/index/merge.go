@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 
 	"github.com/fscache/fscache/internal/mmap"
 )
@@ -85,42 +86,80 @@ func (h *cursorHeap) Pop() any {
 }
 
 // merge writes segs, whose id ranges increase in order, to w as segments
-// cut by trigram range. A list that does not decode is an error.
-func merge(w *diskWriter, segs []postings, pause func()) error {
-	h := make(cursorHeap, 0, len(segs))
-	for j := range segs {
-		if len(segs[j].tris) > 0 {
-			h = append(h, cursor{seg: j, tri: segs[j].tris[0]})
+// cut by trigram range, with base's lists (nil: none) of the documents
+// remap keeps (remap[old id] = new id + 1, 0: dropped; see Builder.Keep).
+// A trigram's lists from segs alone are spliced; with base's, decoded,
+// remapped and merged. A list that does not decode is an error.
+func merge(w *diskWriter, segs []postings, base *Index, remap []uint32, pause func()) error {
+	all, nNew := segs, len(segs)
+	if base != nil {
+		all = append(slices.Clip(segs), base.segs...)
+	}
+	h := make(cursorHeap, 0, len(all))
+	for j := range all {
+		if len(all[j].tris) > 0 {
+			h = append(h, cursor{seg: j, tri: all[j].tris[0]})
 		}
 	}
 	heap.Init(&h)
 	var e encoder
+	var lists [][]byte
+	var fromBase []bool
+	var news, olds []uint32
 	n := 0
 	for len(h) > 0 {
-		c := h[0]
-		p := &segs[c.seg]
-		start := uint32(0)
-		if c.i > 0 {
-			start = p.ends[c.i-1]
+		// The lists of the smallest trigram, in segment order.
+		t := h[0].tri
+		lists, fromBase = lists[:0], fromBase[:0]
+		for len(h) > 0 && h[0].tri == t {
+			c := h[0]
+			p := &all[c.seg]
+			start := uint32(0)
+			if c.i > 0 {
+				start = p.ends[c.i-1]
+			}
+			if start > p.ends[c.i] || p.ends[c.i] > uint32(len(p.blob)) {
+				return fmt.Errorf("index: merge: segment %d's list %d out of range", c.seg, c.i)
+			}
+			lists = append(lists, p.blob[start:p.ends[c.i]])
+			fromBase = append(fromBase, c.seg >= nNew)
+			if c.i+1 < len(p.tris) {
+				h[0].i, h[0].tri = c.i+1, p.tris[c.i+1]
+				heap.Fix(&h, 0)
+			} else {
+				heap.Pop(&h)
+			}
 		}
-		if start > p.ends[c.i] || p.ends[c.i] > uint32(len(p.blob)) {
-			return fmt.Errorf("index: merge: segment %d's list %d out of range", c.seg, c.i)
-		}
-		if e.open && e.cur != c.tri && len(e.p.blob) >= mergeChunk {
+		if e.open && e.cur != t && len(e.p.blob) >= mergeChunk {
 			e.close()
 			w.segment(&e.p)
 			e.reset()
 		}
-		if err := e.splice(c.tri, p.blob[start:p.ends[c.i]]); err != nil {
-			return fmt.Errorf("index: merge: segment %d: %w", c.seg, err)
-		}
-		if c.i+1 < len(p.tris) {
-			h[0].i, h[0].tri = c.i+1, p.tris[c.i+1]
-			heap.Fix(&h, 0)
+		if !slices.Contains(fromBase, true) {
+			for _, list := range lists {
+				if err := e.splice(t, list); err != nil {
+					return fmt.Errorf("index: merge: %w", err)
+				}
+			}
 		} else {
-			heap.Pop(&h)
+			news, olds = news[:0], olds[:0]
+			for k, list := range lists {
+				var ok bool
+				if fromBase[k] {
+					olds, ok = appendIDs(olds, list, remap)
+				} else {
+					news, ok = appendIDs(news, list, nil)
+				}
+				if !ok {
+					return fmt.Errorf("index: merge: list of trigram %06x does not decode", t)
+				}
+			}
+			if err := e.putMerged(t, olds, news); err != nil {
+				return fmt.Errorf("index: merge: %w", err)
+			}
 		}
-		if n++; n%pausePairs == 0 {
+		if n += len(lists); n >= pausePairs {
+			n = 0
 			pauseIf(pause)
 		}
 	}
@@ -129,6 +168,55 @@ func merge(w *diskWriter, segs []postings, pause func()) error {
 		w.segment(&e.p)
 	}
 	return w.err
+}
+
+// appendIDs appends the ids of the encoded list to dst, through remap when
+// not nil (remap[id] = new id + 1; 0 leaves the id out). ok is false when
+// the list does not decode or its ids do not increase, or an id is out of
+// remap's range.
+func appendIDs(dst []uint32, list []byte, remap []uint32) ([]uint32, bool) {
+	id := uint64(0)
+	for len(list) > 0 {
+		d, k := binary.Uvarint(list)
+		if k <= 0 || d == 0 || id+d > 1<<32 {
+			return dst, false
+		}
+		list = list[k:]
+		id += d
+		x := uint32(id - 1)
+		if remap != nil {
+			if int(x) >= len(remap) {
+				return dst, false
+			}
+			if remap[x] == 0 {
+				continue
+			}
+			x = remap[x] - 1
+		}
+		dst = append(dst, x)
+	}
+	return dst, true
+}
+
+// putMerged appends to the list of t the ids of a and b, each increasing,
+// in increasing order. An id in both, or one not after the list's last,
+// is an error (the two builds' documents cannot be the same).
+func (e *encoder) putMerged(t uint32, a, b []uint32) error {
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		var x uint32
+		switch {
+		case j == len(b) || i < len(a) && a[i] < b[j]:
+			x, i = a[i], i+1
+		default:
+			x, j = b[j], j+1
+		}
+		if e.open && e.cur == t && uint64(x)+1 <= e.last {
+			return fmt.Errorf("list of trigram %06x: id %d not after the previous one", t, x)
+		}
+		e.put(t, x)
+	}
+	return nil
 }
 
 // splice appends the encoded list to the list of t (its ids all greater
