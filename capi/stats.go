@@ -73,6 +73,7 @@ type persistedJSON struct {
 	Untrusted int64  `json:"untrusted"`
 	Published int64  `json:"published"`
 	Adopted   int64  `json:"adopted"`
+	Merged    int64  `json:"merged"`
 	LastError string `json:"lastError"`
 }
 

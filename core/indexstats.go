@@ -69,6 +69,10 @@ type PersistedIndexStats struct {
 	// Adopted counts the builds that took a published index instead of
 	// reading every file.
 	Adopted int64
+	// Merged counts the indexes published that reused the entries of the
+	// one they replaced for the files unchanged since, reading only the
+	// others.
+	Merged int64
 	// LastError is the latest failure to use the directory or an index
 	// file ("" when none).
 	LastError string

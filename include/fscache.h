@@ -307,7 +307,8 @@ void fscache_invalidate(const char *path_or_null);
  * "many_candidates" or a watcher's reason), fallbackRoots and persisted, the indexes on disk: dir
  * ("" when off), queries and untrusted (greps served from a published index
  * validated by metadata, and the files they searched unconfirmed),
- * published, adopted and lastError; and uncached, the calls made without the cache: served
+ * published, adopted, merged (indexes published that reused the entries of
+ * the one they replaced for the unchanged files) and lastError; and uncached, the calls made without the cache: served
  * (answered from a watched scan, current as of the call) and walks
  * ({reason: count}: "first_call", "watch_started", "not_watched",
  * "disabled", "unsupported" or a root's fallback reason). Runs on the

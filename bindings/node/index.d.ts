@@ -376,7 +376,9 @@ export interface GrepIndexStats {
    * unusable); greps served from a published index validated by metadata, and the
    * files those searched because the walk did not confirm their entries; indexes
    * this process published; builds that adopted a published index instead of reading
-   * every file; the latest failure ("" when none).
+   * every file; indexes published that reused the entries of the one they replaced
+   * for the files unchanged since, reading only the others; the latest failure (""
+   * when none).
    */
   persisted: {
     dir: string
@@ -384,6 +386,7 @@ export interface GrepIndexStats {
     untrusted: number
     published: number
     adopted: number
+    merged: number
     lastError: string
   }
 }

@@ -65,8 +65,8 @@ type diskState struct {
 }
 
 type diskCounters struct {
-	queries, untrusted, published, adopted int64
-	lastError                              string
+	queries, untrusted, published, adopted, merged int64
+	lastError                                      string
 }
 
 // diskIndex is a published index mapped by this process, and the identity
@@ -413,11 +413,24 @@ func (gi *grepIndexes) readDisk(r *indexedRoot, tok *cancel.Token, yield bool) (
 		return ix, un, nil
 	}
 	st.Sweep(name)
+	base, distrusted := gi.mergeBase(r.key)
 	p, err := st.Create(name)
 	if err != nil {
 		return nil, nil, err
 	}
-	if err := gi.writeIndex(r, p.File(), entries, t0, tok, yield); err != nil {
+	err = gi.writeIndex(r, p.File(), entries, t0, tok, yield, base, distrusted)
+	if err != nil && base != nil && !errors.Is(err, errStopped) && tok.Err() == nil {
+		// Merging the published index failed (a list of it does not
+		// decode): every file is read instead.
+		gi.noteError(err)
+		p.Abort()
+		if p, err = st.Create(name); err != nil {
+			return nil, nil, err
+		}
+		base = nil
+		err = gi.writeIndex(r, p.File(), entries, t0, tok, yield, nil, nil)
+	}
+	if err != nil {
 		p.Abort()
 		return nil, nil, err
 	}
@@ -439,6 +452,9 @@ func (gi *grepIndexes) readDisk(r *indexedRoot, tok *cancel.Token, yield bool) (
 	}
 	gi.disk.mu.Lock()
 	gi.disk.st.published++
+	if base != nil {
+		gi.disk.st.merged++
+	}
 	gi.disk.mu.Unlock()
 	// Mapped through persisted's cache, so that greps share it.
 	if m := gi.persisted(r.key); m != nil {
@@ -448,11 +464,45 @@ func (gi *grepIndexes) readDisk(r *indexedRoot, tok *cancel.Token, yield bool) (
 	return ix, nil, nil
 }
 
-// writeIndex reads the files of entries into an index written to f.
-func (gi *grepIndexes) writeIndex(r *indexedRoot, f *os.File, entries []walk.Entry, t0 time.Time, tok *cancel.Token, yield bool) error {
+// mergeBase returns the published index of key for a rebuild to merge
+// from (its entries of unchanged files reused, not read again), with the
+// paths under which it is distrusted (invalidateFsScanCache); nil when
+// there is none, it is wholly distrusted, or its posting lists fail their
+// checksums.
+func (gi *grepIndexes) mergeBase(key scancache.Key) (*index.Index, []string) {
+	ix := gi.persisted(key)
+	if ix == nil || ix.Corrupt() {
+		return nil, nil
+	}
+	distrusted, all := gi.disk.distrusted(key.Root, ix.Header().BuiltNs)
+	if all {
+		return nil, nil
+	}
+	if err := ix.VerifyBlobs(); err != nil {
+		gi.noteError(fmt.Errorf("index of %s: %w", key.Root, err))
+		return nil, nil
+	}
+	return ix, distrusted
+}
+
+// writeIndex reads the files of entries into an index written to f. With
+// a base (mergeBase), the files whose entries it still describes (trusted,
+// not under distrusted) keep them, unread.
+func (gi *grepIndexes) writeIndex(r *indexedRoot, f *os.File, entries []walk.Entry, t0 time.Time, tok *cancel.Token, yield bool, base *index.Index, distrusted []string) error {
 	b := index.Builder{Pause: func() { gi.wait(r, yield) }}
 	b.Spill(f)
-	if err := gi.addFiles(r, &b, pointers(entries), tok, yield, nil); err != nil {
+	var keep func(e *walk.Entry) bool
+	if base != nil {
+		b.Base(base)
+		plan := base.Plan(index.Query{}, false)
+		racyFrom := base.Header().BuiltNs - int64(racySlack)
+		keep = func(e *walk.Entry) bool {
+			id := plan.Lookup(e.Path)
+			return id >= 0 && trusted(base, id, e, racyFrom) && !under(e.Path, distrusted) &&
+				b.Keep(e.Path, id, index.Meta{Size: e.Size, MtimeNs: e.Mtime})
+		}
+	}
+	if err := gi.addFiles(r, &b, pointers(entries), tok, yield, nil, keep); err != nil {
 		b.Abort()
 		return err
 	}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/fscache/fscache/internal/cancel"
 	"github.com/fscache/fscache/internal/scancache"
 )
 
@@ -352,5 +353,79 @@ func TestDiskIndexBuiltAfterACheckout(t *testing.T) {
 	compareDisk(t, "next process", gi, root, true)
 	if s := IndexStats().Persisted; s.Untrusted != 0 {
 		t.Fatalf("the index built after the checkout does not trust its files: %+v", s)
+	}
+}
+
+// TestDiskIndexMergedRebuild: a rebuild over a published index reads only
+// the files whose entries the walk does not confirm (changed, new, or
+// under a path invalidateFsScanCache named) and keeps the others'; the
+// index it publishes answers as a search without one, and the next
+// process trusts all of it.
+func TestDiskIndexMergedRebuild(t *testing.T) {
+	for _, watching := range []bool{false, true} {
+		t.Run(fmt.Sprintf("watching=%t", watching), func(t *testing.T) {
+			dir := t.TempDir()
+			gi := useDiskIndex(t, dir, watching, true)
+			root, w := diskTree(t)
+			for i := range 600 {
+				w(fmt.Sprintf("m%d/%03d.txt", i%7, i), fmt.Sprintf("alpha %d\nbeta line %d\n", i, i*7))
+			}
+			age(t, root, time.Hour)
+			compareDisk(t, "first build", gi, root, false)
+			if s := IndexStats().Persisted; s.Published != 1 || s.Merged != 0 {
+				t.Fatalf("first build: %+v", s)
+			}
+			// Many files changed (more than a process adopts), some gone,
+			// some new, written an hour ago (not racy); one changed
+			// without its metadata showing it.
+			old := time.Now().Add(-time.Hour)
+			wOld := func(rel, content string) {
+				w(rel, content)
+				mustDo(t, os.Chtimes(filepath.Join(root, rel), old, old))
+			}
+			changed := 0
+			for i := 0; i < 600; i += 2 {
+				wOld(fmt.Sprintf("m%d/%03d.txt", i%7, i), fmt.Sprintf("omega %d rewritten\n", i))
+				changed++
+			}
+			for i := 1; i < 60; i += 6 {
+				mustDo(t, os.Remove(filepath.Join(root, fmt.Sprintf("m%d/%03d.txt", i%7, i))))
+			}
+			for i := range 25 {
+				wOld(fmt.Sprintf("n/%02d.txt", i), fmt.Sprintf("delta new %d\n", i))
+				changed++
+			}
+			hidden := filepath.Join(root, "m3", "003.txt") // odd: not rewritten above
+			fi, err := os.Stat(hidden)
+			mustDo(t, err)
+			mustDo(t, os.WriteFile(hidden, []byte("gammaX 3\nbeta line 2\n"), 0o644))
+			mustDo(t, os.Chtimes(hidden, fi.ModTime(), fi.ModTime()))
+			gi = restart(t, gi, true)
+			Invalidate(filepath.Dir(hidden))
+			read := 0
+			gi.policy.onFile = func(*cancel.Token) { read++ }
+			compareDisk(t, "merged build", gi, root, false)
+			gi.policy.onFile = nil
+			s := IndexStats().Persisted
+			inM3 := 0
+			for i := 3; i < 600; i += 7 {
+				if i%2 == 1 && (i >= 60 || (i-1)%6 != 0) {
+					inM3++ // m3's files not rewritten nor removed: read again, as invalidated
+				}
+			}
+			if s.Published != 1 || s.Merged != 1 || read != changed+inM3 {
+				t.Fatalf("merged build: read %d files (%d changed or new, %d invalidated): %+v", read, changed, inM3, s)
+			}
+			res, err := Grep(GrepOptions{Pattern: "gammaX", Path: root}, nil)
+			mustDo(t, err)
+			if res.TotalMatches != 1 {
+				t.Fatalf("the invalidated file's change is not seen: %+v", res)
+			}
+			gi = restart(t, gi, false)
+			compareDisk(t, "next process", gi, root, !watching)
+			if s := IndexStats().Persisted; s.Untrusted != 0 {
+				t.Fatalf("the next process does not trust the merged index: %+v", s)
+			}
+		})
 	}
 }

@@ -200,7 +200,7 @@ func (gi *grepIndexes) read(r *indexedRoot, live *index.Live, snap *scancache.Sn
 			return errTooLarge
 		}
 		return nil
-	})
+	}, nil)
 	if err == nil && b.Size() > gi.policy.capMem {
 		err = errTooLarge
 	}
@@ -213,8 +213,9 @@ func (gi *grepIndexes) read(r *indexedRoot, live *index.Live, snap *scancache.Sn
 // addFiles reads the files of entries, in path order, into b (an entry out
 // of order is left out: grep finds it Fresh and searches it). check, when
 // set, is called before each file with the number of files so far; its
-// error ends the reading.
-func (gi *grepIndexes) addFiles(r *indexedRoot, b *index.Builder, entries iter.Seq2[int, *walk.Entry], tok *cancel.Token, yield bool, check func(n int) error) error {
+// error ends the reading. keep, when set, is called before a file is read:
+// true means it recorded the file (Builder.Keep), which is not read.
+func (gi *grepIndexes) addFiles(r *indexedRoot, b *index.Builder, entries iter.Seq2[int, *walk.Entry], tok *cancel.Token, yield bool, check func(n int) error, keep func(e *walk.Entry) bool) error {
 	buf := make([]byte, 0, 64<<10)
 	prev := ""
 	n := 0
@@ -239,6 +240,9 @@ func (gi *grepIndexes) addFiles(r *indexedRoot, b *index.Builder, entries iter.S
 			continue
 		}
 		prev = e.Path
+		if keep != nil && keep(e) {
+			continue
+		}
 		abs := r.key.Root + "/" + e.FSPath()
 		data, ok := readFile(abs, buf[:0])
 		if cap(data) > cap(buf) {

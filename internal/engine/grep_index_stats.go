@@ -47,8 +47,10 @@ type PersistedIndexStats struct {
 	// not confirm their entries.
 	Queries, Untrusted int64
 	// Published counts the indexes this process wrote; Adopted the builds
-	// that took a published index instead of reading every file.
-	Published, Adopted int64
+	// that took a published index instead of reading every file; Merged
+	// the indexes published that reused the entries of the one they
+	// replaced for the files unchanged since, reading only the others.
+	Published, Adopted, Merged int64
 	// LastError is the latest failure to use the directory or an index
 	// file ("" when none).
 	LastError string
@@ -67,7 +69,7 @@ func IndexStats() GrepIndexStats {
 	gi.mu.Lock()
 	defer gi.mu.Unlock()
 	s := GrepIndexStats{Persisted: PersistedIndexStats{Dir: dir, Queries: ds.queries, Untrusted: ds.untrusted,
-		Published: ds.published, Adopted: ds.adopted, LastError: ds.lastError},
+		Published: ds.published, Adopted: ds.adopted, Merged: ds.merged, LastError: ds.lastError},
 		Enabled: true, CapBytes: gi.policy.capMem, Builds: gi.st.builds,
 		BuildFailures: gi.st.buildFails, BuildTime: gi.st.buildTime, LastBuildTime: gi.st.lastBuild,
 		Queries: gi.st.queries, Candidates: gi.st.candidates, Skipped: gi.st.skipped,

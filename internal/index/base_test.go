@@ -91,10 +91,20 @@ func TestBaseMerge(t *testing.T) {
 }
 
 // TestKeepRefuses: Keep records nothing for an id the base does not have
-// under that path, nor without a base.
+// under that path or did not read, nor without a base.
 func TestKeepRefuses(t *testing.T) {
 	files := genFiles(rand.New(rand.NewSource(12)), 30)
 	base := buildMem(files)
+	var unread testFile
+	unreadID := -1
+	for i, f := range files {
+		if !f.ok {
+			unread, unreadID = f, i
+		}
+	}
+	if unreadID < 0 {
+		t.Fatal("no unread file in the fixture")
+	}
 	var b Builder
 	if b.Keep(files[0].path, 0, Meta{}) {
 		t.Fatal("Keep without a base")
@@ -103,7 +113,7 @@ func TestKeepRefuses(t *testing.T) {
 	for _, c := range []struct {
 		path string
 		id   int
-	}{{files[1].path, 0}, {files[0].path, -1}, {files[0].path, len(files)}} {
+	}{{files[1].path, 0}, {files[0].path, -1}, {files[0].path, len(files)}, {unread.path, unreadID}} {
 		if b.Keep(c.path, c.id, Meta{}) {
 			t.Fatalf("Keep(%q, %d) accepted", c.path, c.id)
 		}

@@ -325,10 +325,11 @@ func (b *Builder) Base(old *Index) {
 // index (Base), as if its content, which the caller knows to be unchanged
 // since the base read it, were added again; m is the file's metadata now.
 // Paths come in increasing order, with Add's. It reports false, recording
-// nothing, when the base has no such file (the caller adds it instead).
+// nothing, when the base has no such file or did not read it (the caller
+// adds it instead).
 func (b *Builder) Keep(path string, id int, m Meta) bool {
 	old := b.base
-	if old == nil || id < 0 || id >= old.Files || old.paths[id] != path || b.done {
+	if old == nil || id < 0 || id >= old.Files || old.paths[id] != path || old.flags[id] == 0 || b.done {
 		return false
 	}
 	b.paths = append(b.paths, path)
