@@ -14,7 +14,9 @@
 //
 // An Index (index.go) is immutable: the files in path order with a flag,
 // an xxhash of the content and the inode number each, and one posting list
-// per trigram, the ids delta-encoded as varints (postings.go), in segments
+// per trigram of document ids (a document is a file, or a 64 KiB chunk of
+// a larger text file: chunkSize), delta-encoded as varints (postings.go),
+// in segments
 // of up to 2M (trigram, file) pairs sorted by a radix sort. Binary files
 // (a NUL in the first 64 KiB) keep a Bloom filter of their trigrams
 // instead (bloom.go). A Live (live.go) is an Index plus what changed since
@@ -30,5 +32,8 @@
 // An Index can also be written to a file (Builder.Spill, WriteFile: the
 // format is in disk.go) and used by later processes in place, through a
 // read-only memory mapping (Open, open.go); each file's size and mtime
-// as read (Meta) let them tell which entries still describe the files.
+// as read (Meta) let them tell which entries still describe the files. A
+// build written to a file can reuse a previous index's entries of the
+// files unchanged since (Builder.Base, Keep): their posting lists are
+// merged into the new file (merge.go), unread.
 package index

@@ -7,7 +7,7 @@
 //   node persisted.mjs --ref14 <pi_natives.node> --ref18 <pi_natives.node>
 //        [--trees go,babel,big] [--quick] [--big-dir DIR] [--babel-dir DIR]
 //        [--rounds N] [--iters N] [--warm N] [--rep-procs N] [--hog-rounds N]
-//        [--no-hog] [--no-eager] [--no-build] [--index-dir DIR] [--out DIR]
+//        [--no-hog] [--no-eager] [--no-build] [--no-merge] [--index-dir DIR] [--out DIR]
 //
 // --quick: Go's src only, 2 processes per side, 3 repeated calls, no hog, no
 // eager build: a smoke run (< 1 min).
@@ -43,6 +43,11 @@
 //      index (grepIndex.persisted.queries == 1): marked otherwise.
 //   3. Beside one CPU hog (a busy loop in another process), the big tree's
 //      first calls again (fs, fs w0 and the references).
+//   4. Unless --no-merge, on the big (generated) tree only: the mtime of
+//      every tenth file set to 3 hours ago, then a build as in 1, which
+//      merges the published index (reading only those files), and a fresh
+//      process's first call (watching off) answered from the merged index,
+//      compared with FS_GREP_INDEX=0's answer.
 // Every fscache call's answer (matches, totalMatches, filesWithMatches,
 // limitReached) is hashed and compared with the answer of FS_GREP_INDEX=0;
 // differing answers are listed with the command that reproduces them and
@@ -377,6 +382,38 @@ async function main() {
         console.error(`  answers:  ${ph.sides.map((s) => `${s}: ${cell.out[s]}`).join('; ')}${cell.mismatches.length ? `; ${cell.mismatches.length} MISMATCHES` : ''}`);
       }
     }
+    /* ---- 4. rebuild after a tenth of the files changed (the generated tree only: their mtimes are set) */
+    if (t.big && !quick && !a['no-merge']) {
+      const files = [];
+      const walkDir = (d) => {
+        for (const e of fs.readdirSync(d, { withFileTypes: true })) {
+          const p = path.join(d, e.name);
+          if (e.isDirectory()) walkDir(p);
+          else if (e.isFile()) files.push(p);
+        }
+      };
+      walkDir(t.root);
+      files.sort();
+      // Not racy (3 hours ago), and a new mtime at every run.
+      const when = new Date(Date.now() - 3 * 3600e3);
+      let changed = 0;
+      for (let i = 0; i < files.length; i += 10, changed++) fs.utimesSync(files[i], when, when);
+      note(`${t.name}: merged rebuild (${changed} of ${files.length} files changed)`);
+      const r = runChild({ mode: 'build', mod: mods.fscache, root: t.root, pattern: t.rare, dumpDir }, env('fs'));
+      const sizes = idxFiles(dir);
+      builds.push({ tree: t.name, policy: 'merge', changed, total: files.length, ...r, idxBytes: sizes.reduce((x, y) => x + y, 0), idxCount: sizes.length });
+      if (r.crashed) problems.push(`- ${t.name}, merged rebuild: crashed: ${r.crashed}\n  reproduce: \`${r.repro}\``);
+      else if (r.stats.persisted.merged < 1) problems.push(`- ${t.name}, merged rebuild: no merged index published (persisted ${JSON.stringify(r.stats.persisted)})\n  reproduce: \`${r.repro}\``);
+      console.error(`  merged: wall ${fmt(r.wallMs)} ms, cpu ${fmt(r.cpuMs)} ms, lastBuild ${fmt(r.stats?.lastBuildMs)} ms`);
+      // The next process answers from it, as FS_GREP_INDEX=0 does.
+      const q = runChild({ mode: 'query', mod: mods.fscache, root: t.root, pattern: t.rare, dumpDir }, env('fs w0'));
+      const want = wants[`${t.key} ${t.rare}`];
+      if (q.crashed) problems.push(`- ${t.name}, after the merged rebuild: crashed: ${q.crashed}\n  reproduce: \`${q.repro}\``);
+      else if (q.statsFirst?.persisted?.queries !== 1 || q.statsFirst.persisted.untrusted !== 0 || (want && q.first.hash !== want)) {
+        problems.push(`- ${t.name}, after the merged rebuild: ${q.first.out} (${q.first.hash}, want ${want}), persisted ${JSON.stringify(q.statsFirst?.persisted)}\n  reproduce: \`${q.repro}\``);
+      }
+      console.error(`  after the merge, fs w0 first call: ${fmt(q.first?.ms)} ms, ${q.first?.out}`);
+    }
   }
   note('end');
 
@@ -402,7 +439,8 @@ async function main() {
   for (const b of builds) {
     if (b.crashed) { L.push(`| ${b.tree} | ${b.policy} | crashed | | | | | | | |`); continue; }
     const s = b.stats;
-    L.push(`| ${b.tree} | ${b.policy === 'eager' ? 'FS_GREP_INDEX=eager, 1 grep' : 'default: 2 greps, background build'} | ${(b.wallMs / 1000).toFixed(2)} | ${(b.cpuMs / 1000).toFixed(2)} | ${(s.lastBuildMs / 1000).toFixed(2)} | ${s.files} | ${(s.bytes / 1e6).toFixed(0)} | ${(b.idxBytes / 1e6).toFixed(1)} | ${(b.idxBytes / s.bytes).toFixed(3)} | ${mb(b.rssLoad.rss)} → ${mb(b.rssAfter.rss)} (${mb(b.rssAfter.hwm)}) |`);
+    const pol = { eager: 'FS_GREP_INDEX=eager, 1 grep', merge: `rebuild merged from the published index, ${b.changed} of ${b.total} files changed` }[b.policy] ?? 'default: 2 greps, background build';
+    L.push(`| ${b.tree} | ${pol} | ${(b.wallMs / 1000).toFixed(2)} | ${(b.cpuMs / 1000).toFixed(2)} | ${(s.lastBuildMs / 1000).toFixed(2)} | ${s.files} | ${(s.bytes / 1e6).toFixed(0)} | ${(b.idxBytes / 1e6).toFixed(1)} | ${(b.idxBytes / s.bytes).toFixed(3)} | ${mb(b.rssLoad.rss)} → ${mb(b.rssAfter.rss)} (${mb(b.rssAfter.hwm)}) |`);
   }
   const cols = Object.keys(SIDES);
   L.push('', '## Calls (ms)', '',
