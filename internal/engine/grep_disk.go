@@ -412,32 +412,8 @@ func (gi *grepIndexes) readDisk(r *indexedRoot, tok *cancel.Token, yield bool) (
 	if ix, un, ok := gi.adopt(r.key, entries); ok {
 		return ix, un, nil
 	}
-	st.Sweep(name)
-	base, distrusted := gi.mergeBase(r.key)
-	p, err := st.Create(name)
+	merged, err := gi.publish(st, name, r, entries, t0, tok, yield)
 	if err != nil {
-		return nil, nil, err
-	}
-	err = gi.writeIndex(r, p.File(), entries, t0, tok, yield, base, distrusted)
-	if err != nil && base != nil && !errors.Is(err, errStopped) && tok.Err() == nil {
-		// Merging the published index failed (a list of it does not
-		// decode): every file is read instead.
-		gi.noteError(err)
-		p.Abort()
-		if p, err = st.Create(name); err != nil {
-			return nil, nil, err
-		}
-		base = nil
-		err = gi.writeIndex(r, p.File(), entries, t0, tok, yield, nil, nil)
-	}
-	if err != nil {
-		p.Abort()
-		return nil, nil, err
-	}
-	if beforePublish != nil {
-		beforePublish()
-	}
-	if err := p.Publish(); err != nil {
 		return nil, nil, err
 	}
 	ix, err := index.Open(st.Path(name))
@@ -452,7 +428,7 @@ func (gi *grepIndexes) readDisk(r *indexedRoot, tok *cancel.Token, yield bool) (
 	}
 	gi.disk.mu.Lock()
 	gi.disk.st.published++
-	if base != nil {
+	if merged {
 		gi.disk.st.merged++
 	}
 	gi.disk.mu.Unlock()
@@ -462,6 +438,39 @@ func (gi *grepIndexes) readDisk(r *indexedRoot, tok *cancel.Token, yield bool) (
 		ix = m
 	}
 	return ix, nil, nil
+}
+
+// publish writes r's index of entries (a walk started at t0) and
+// publishes it as name in st, which the caller has locked: merged from
+// the published index when it can be (mergeBase; merged reports it), else
+// read from every file.
+func (gi *grepIndexes) publish(st *idxstore.Store, name string, r *indexedRoot, entries []walk.Entry, t0 time.Time, tok *cancel.Token, yield bool) (merged bool, err error) {
+	st.Sweep(name)
+	base, distrusted := gi.mergeBase(r.key)
+	p, err := st.Create(name)
+	if err != nil {
+		return false, err
+	}
+	err = gi.writeIndex(r, p.File(), entries, t0, tok, yield, base, distrusted)
+	if err != nil && base != nil && !errors.Is(err, errStopped) && tok.Err() == nil {
+		// Merging the published index failed (a list of it does not
+		// decode): every file is read instead.
+		gi.noteError(err)
+		p.Abort()
+		if p, err = st.Create(name); err != nil {
+			return false, err
+		}
+		base = nil
+		err = gi.writeIndex(r, p.File(), entries, t0, tok, yield, nil, nil)
+	}
+	if err != nil {
+		p.Abort()
+		return false, err
+	}
+	if beforePublish != nil {
+		beforePublish()
+	}
+	return base != nil, p.Publish()
 }
 
 // mergeBase returns the published index of key for a rebuild to merge

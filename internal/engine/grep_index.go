@@ -352,7 +352,7 @@ func (g *grepper) serveFrom(gi *grepIndexes, r *indexedRoot, live *index.Live, r
 		}
 		cut = len(rel) + 1
 	}
-	files, at, err := g.candidatesAt(snap.Between(lo, hi), hi-lo, cut, true)
+	files, at, err := g.snapFiles(snap, lo, hi, cut)
 	if err != nil {
 		return true, err
 	}
@@ -452,6 +452,38 @@ func (g *grepper) narrow(gi *grepIndexes, r *indexedRoot, live *index.Live, q in
 		}
 	}
 	return search, skipped, true, nil
+}
+
+// snapFiles returns the candidates among snap's entries lo to hi-1 (see
+// candidates) with their positions. Without a glob or a type filter they
+// are the files among them: kept with the snapshot (immutable), so that a
+// repeated grep of an unchanged tree does not select them again. The
+// slices returned are shared: read only.
+func (g *grepper) snapFiles(snap *scancache.Snapshot, lo, hi, cut int) ([]*walk.Entry, []int32, error) {
+	if g.glob != nil || g.types.on {
+		return g.candidatesAt(snap.Between(lo, hi), hi-lo, cut, true)
+	}
+	key := snapFilesKey{lo, hi}
+	if v, ok := snap.Kept(key); ok {
+		kf := v.(*keptFiles)
+		return kf.files[:len(kf.files):len(kf.files)], kf.at, nil
+	}
+	files, at, err := g.candidatesAt(snap.Between(lo, hi), hi-lo, cut, true)
+	if err == nil {
+		snap.Keep(key, &keptFiles{files: files, at: at})
+	}
+	return files[:len(files):len(files)], at, err
+}
+
+// snapFilesKey keys the files of a snapshot's entries lo to hi-1
+// (snapFiles).
+type snapFilesKey struct{ lo, hi int }
+
+// keptFiles are the files of a range of a snapshot's entries, with their
+// positions.
+type keptFiles struct {
+	files []*walk.Entry
+	at    []int32
 }
 
 // snapIDs returns the ids in p's index of the entries of snap at the

@@ -150,3 +150,29 @@ func TestSpansOf(t *testing.T) {
 		}
 	}
 }
+
+// TestMatchMemo: the matches kept for a query are those of that query
+// only, and the memo keeps memoSize queries.
+func TestMatchMemo(t *testing.T) {
+	files := genFiles(rand.New(rand.NewSource(13)), 500)
+	ix := buildMem(files)
+	fresh := buildMem(files)
+	var qs []Query
+	for _, w := range testWords {
+		qs = append(qs, need(t, w, false), need(t, w, true))
+	}
+	for round := range 2 {
+		for _, q := range qs {
+			p, want := ix.Plan(q, false), fresh.Plan(q, false)
+			want.match = q.eval(fresh)
+			for _, f := range files {
+				if p.Decide(f.path) != want.Decide(f.path) {
+					t.Fatalf("round %d, %s: %s decided %d, want %d", round, q, f.path, p.Decide(f.path), want.Decide(f.path))
+				}
+			}
+		}
+	}
+	if len(ix.memo.keys) != memoSize {
+		t.Fatalf("%d queries kept, want %d", len(ix.memo.keys), memoSize)
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"sync"
 	"sync/atomic"
 	"unicode/utf8"
 
@@ -82,6 +83,40 @@ type Index struct {
 	disk *diskIndex
 	// corrupt: a posting list did not decode (Corrupt, open.go).
 	corrupt atomic.Bool
+	// memo holds the matches of the latest queries (matchOf).
+	memo struct {
+		mu   sync.Mutex
+		keys []string
+		vals []bitset
+	}
+}
+
+// memoSize is how many queries' matches an Index keeps (matchOf).
+const memoSize = 8
+
+// matchOf is q.eval(ix), the matches of the latest memoSize queries kept:
+// the index never changes, so neither do they, and an agent repeats its
+// greps. The bitset returned is shared: read only.
+func (ix *Index) matchOf(q Query) bitset {
+	k := q.String()
+	m := &ix.memo
+	m.mu.Lock()
+	for i, key := range m.keys {
+		if key == k {
+			b := m.vals[i]
+			m.mu.Unlock()
+			return b
+		}
+	}
+	m.mu.Unlock()
+	b := q.eval(ix)
+	m.mu.Lock()
+	if len(m.keys) == memoSize {
+		m.keys, m.vals = m.keys[1:], m.vals[1:]
+	}
+	m.keys, m.vals = append(m.keys, k), append(m.vals, b)
+	m.mu.Unlock()
+	return b
 }
 
 // Size is the heap memory held by ix, in bytes (an estimate of the

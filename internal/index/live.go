@@ -444,7 +444,7 @@ func (l *Live) Plan(q Query, filesWithMatches bool) *Plan {
 		})
 	}
 	l.mu.Unlock()
-	p.match = q.eval(p.base)
+	p.match = p.base.matchOf(q)
 	return p
 }
 
@@ -463,7 +463,7 @@ func (p *Plan) decide(flags uint8, may func() bool) Decision {
 // where binary files are searched too.
 func (ix *Index) Plan(q Query, filesWithMatches bool) *Plan {
 	p := &Plan{base: ix, fwm: filesWithMatches, q: q}
-	p.match = q.eval(ix)
+	p.match = ix.matchOf(q)
 	return p
 }
 
