@@ -56,6 +56,19 @@ func (m *Mapping) Bytes() []byte {
 	return m.data
 }
 
+// Evict tells the system that the mapped pages are not needed soon: on
+// unix they leave the process's resident set (they stay in the page cache,
+// and a later read maps them again); elsewhere it does nothing. For after
+// a pass over the whole file (a checksum), so that the process does not
+// keep resident what its queries never read. The bytes stay valid.
+func (m *Mapping) Evict() {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if !m.closed && len(m.data) > 0 {
+		evict(m.data)
+	}
+}
+
 // Close releases the mapping. It may be called more than once; the calls
 // after the first do nothing and return nil.
 func (m *Mapping) Close() error {

@@ -83,3 +83,33 @@ func TestMapClosedFile(t *testing.T) {
 		t.Fatal("a closed file was mapped")
 	}
 }
+
+// TestEvict: the bytes of a mapping read the same after Evict; after
+// Close it does nothing.
+func TestEvict(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "f")
+	want := bytes.Repeat([]byte("0123456789abcdef"), 64<<10)
+	if err := os.WriteFile(path, want, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m, err := Map(f)
+	f.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(m.Bytes(), want) {
+		t.Fatal("mapped bytes differ")
+	}
+	m.Evict()
+	if !bytes.Equal(m.Bytes(), want) {
+		t.Fatal("the bytes differ after Evict")
+	}
+	if err := m.Close(); err != nil {
+		t.Fatal(err)
+	}
+	m.Evict()
+}

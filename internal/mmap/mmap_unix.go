@@ -29,3 +29,8 @@ func mapFile(f *os.File, size int) ([]byte, error) {
 
 // unmapFile releases a mapping made by mapFile.
 func unmapFile(data []byte) error { return unix.Munmap(data) }
+
+// evict drops data's pages from the resident set (MADV_DONTNEED: on a
+// shared read-only file mapping, a later read faults them in from the page
+// cache, unchanged).
+func evict(data []byte) { _ = unix.Madvise(data, unix.MADV_DONTNEED) }
