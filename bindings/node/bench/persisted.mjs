@@ -440,7 +440,7 @@ async function main() {
     if (b.crashed) { L.push(`| ${b.tree} | ${b.policy} | crashed | | | | | | | |`); continue; }
     const s = b.stats;
     const pol = { eager: 'FS_GREP_INDEX=eager, 1 grep', merge: `rebuild merged from the published index, ${b.changed} of ${b.total} files changed` }[b.policy] ?? 'default: 2 greps, background build';
-    L.push(`| ${b.tree} | ${pol} | ${(b.wallMs / 1000).toFixed(2)} | ${(b.cpuMs / 1000).toFixed(2)} | ${(s.lastBuildMs / 1000).toFixed(2)} | ${s.files} | ${(s.bytes / 1e6).toFixed(0)} | ${(b.idxBytes / 1e6).toFixed(1)} | ${(b.idxBytes / s.bytes).toFixed(3)} | ${mb(b.rssLoad.rss)} → ${mb(b.rssAfter.rss)} (${mb(b.rssAfter.hwm)}) |`);
+    L.push(`| ${b.tree} | ${pol} | ${(b.wallMs / 1000).toFixed(2)} | ${(b.cpuMs / 1000).toFixed(2)} | ${(s.lastBuildMs / 1000).toFixed(2)} | ${s.files} | ${(s.bytes / 1e6).toFixed(0)} | ${(b.idxBytes / 1e6).toFixed(1)} | ${(s.bytes > 0 ? (b.idxBytes / s.bytes).toFixed(3) : "n/a")} | ${mb(b.rssLoad.rss)} → ${mb(b.rssAfter.rss)} (${mb(b.rssAfter.hwm)}) |`);
   }
   const cols = Object.keys(SIDES);
   L.push('', '## Calls (ms)', '',
