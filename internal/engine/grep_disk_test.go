@@ -429,3 +429,37 @@ func TestDiskIndexMergedRebuild(t *testing.T) {
 		})
 	}
 }
+
+// TestDiskIndexReleasesHeap: a grep that walked (validated by a walk, or
+// searched without the index where nothing watches) has the heap returned
+// to the system once calls pause, by a goroutine that then ends.
+func TestDiskIndexReleasesHeap(t *testing.T) {
+	old := releaseFrom
+	releaseFrom = 1
+	defer func() { releaseFrom = old }()
+	dir := t.TempDir()
+	gi := useDiskIndex(t, dir, false, true)
+	root, _ := diskTree(t)
+	compareDisk(t, "build", gi, root, false)
+	gi = restart(t, gi, false)
+	compareDisk(t, "validated", gi, root, true)
+	waitRelease(t, gi, 1)
+	// A grep searched without the index (no trigram) walks too.
+	if _, err := Grep(GrepOptions{Pattern: "a.b", Path: root}, nil); err != nil {
+		t.Fatal(err)
+	}
+	waitRelease(t, gi, 2)
+}
+
+// waitRelease waits (at most 30 s) until gi has returned the heap n times
+// and no release is pending.
+func waitRelease(t *testing.T, gi *grepIndexes, n int64) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for gi.releasing.Load() || gi.releases.Load() < n {
+		if time.Now().After(deadline) {
+			t.Fatalf("releasing %t, %d releases, want %d", gi.releasing.Load(), gi.releases.Load(), n)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}

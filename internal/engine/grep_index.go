@@ -120,6 +120,10 @@ type grepIndexes struct {
 	// for quietAfter after the last.
 	active   atomic.Int64
 	lastCall atomic.Int64
+	// releasing: a releaseIdle goroutine runs; releases counts those
+	// that returned the heap (tests).
+	releasing atomic.Bool
+	releases  atomic.Int64
 
 	mu       sync.Mutex
 	roots    map[scancache.Key]*indexedRoot
