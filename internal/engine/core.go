@@ -192,6 +192,12 @@ func scan(key scancache.Key, useCache, drop bool, tok *cancel.Token, obs ...scan
 	if served {
 		return s, time.Nanosecond, err
 	}
+	if err == nil && !c.Watching() && s.Len() >= releaseFrom {
+		// Nothing keeps this walk: it is garbage once the call returns.
+		if gi := grepIndex(); gi != nil {
+			gi.releaseIdle()
+		}
+	}
 	return s, 0, err
 }
 

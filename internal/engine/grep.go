@@ -326,9 +326,6 @@ func (g *grepper) searchDir(abs string) error {
 	if err != nil {
 		return err
 	}
-	if gi := grepIndex(); gi != nil && !g.o.Cache && !scanCache().Watching() && len(files) >= releaseFrom {
-		gi.releaseIdle() // this call's walk is garbage once it returns
-	}
 	return g.searchAll(root, files, 0)
 }
 

@@ -266,17 +266,17 @@ func (g *grepper) viaDisk(gi *grepIndexes, r *indexedRoot, root string, key scan
 	return true, err
 }
 
-// releaseFrom is the number of entries from which a grep that walked
-// (validated by a walk, viaDisk; or searched without an index where
-// nothing watches) has the heap returned to the system once calls pause
+// releaseFrom is the number of entries from which a call that walked
+// (a grep validated by a walk, viaDisk; an uncached call where nothing
+// watches, scan) has the heap returned to the system once calls pause
 // (releaseIdle). A variable for the tests.
 var releaseFrom = 50_000
 
 // releaseIdle returns the heap to the system (debug.FreeOSMemory) once no
 // call has run for quietAfter, from one goroutine at a time, which then
-// ends. A grep validated by a walk with full detail leaves that walk's
-// garbage, ~100 MB on a tree of 200k files, which the runtime otherwise
-// keeps resident: where nothing watches (macOS, Windows), at every grep.
+// ends. A walk leaves its garbage, ~100 MB on a tree of 200k files, which
+// the runtime otherwise keeps resident: where nothing watches (macOS,
+// Windows), at every uncached call.
 func (gi *grepIndexes) releaseIdle() {
 	if !gi.releasing.CompareAndSwap(false, true) {
 		return

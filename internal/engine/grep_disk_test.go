@@ -430,9 +430,9 @@ func TestDiskIndexMergedRebuild(t *testing.T) {
 	}
 }
 
-// TestDiskIndexReleasesHeap: a grep that walked (validated by a walk, or
-// searched without the index where nothing watches) has the heap returned
-// to the system once calls pause, by a goroutine that then ends.
+// TestDiskIndexReleasesHeap: a call that walked (a grep validated by a
+// walk; an uncached grep or glob where nothing watches) has the heap
+// returned to the system once calls pause, by a goroutine that then ends.
 func TestDiskIndexReleasesHeap(t *testing.T) {
 	old := releaseFrom
 	releaseFrom = 1
@@ -444,11 +444,16 @@ func TestDiskIndexReleasesHeap(t *testing.T) {
 	gi = restart(t, gi, false)
 	compareDisk(t, "validated", gi, root, true)
 	waitRelease(t, gi, 1)
-	// A grep searched without the index (no trigram) walks too.
+	// A grep searched without the index (no trigram) walks too, and so
+	// does an uncached glob.
 	if _, err := Grep(GrepOptions{Pattern: "a.b", Path: root}, nil); err != nil {
 		t.Fatal(err)
 	}
 	waitRelease(t, gi, 2)
+	if _, err := Glob(GlobOptions{Pattern: "**/*.txt", Path: root}, nil); err != nil {
+		t.Fatal(err)
+	}
+	waitRelease(t, gi, 3)
 }
 
 // waitRelease waits (at most 30 s) until gi has returned the heap n times
