@@ -193,7 +193,9 @@ func scan(key scancache.Key, useCache, drop bool, tok *cancel.Token, obs ...scan
 		return s, time.Nanosecond, err
 	}
 	if err == nil && !c.Watching() && s.Len() >= releaseFrom {
-		// Nothing keeps this walk: it is garbage once the call returns.
+		// The walk's intermediate garbage, and the snapshot itself
+		// unless stored for the TTL policy, are free once the call
+		// returns.
 		if gi := grepIndex(); gi != nil {
 			gi.releaseIdle()
 		}
