@@ -171,18 +171,33 @@ func fullWalk(key scancache.Key, tok *cancel.Token) ([]walk.Entry, error) {
 	return walk.Scan(o)
 }
 
-// trusted reports whether ix's entry id still describes e: same size and
-// mtime, and that mtime older than the build's start by racySlack.
-func trusted(ix *index.Index, id int, e *walk.Entry, racyFrom int64) bool {
-	m := ix.FileMeta(id)
-	return e.RawPath == "" && m.Size == e.Size && m.MtimeNs == e.Mtime && m.MtimeNs < racyFrom
+// validator tells which entries of a published index a walk confirms.
+type validator struct {
+	ix         *index.Index
+	racyFrom   int64    // the build's start less racySlack
+	distrusted []string // invalidated paths (gi.disk.distrusted)
+}
+
+func newValidator(ix *index.Index, distrusted []string) validator {
+	return validator{ix: ix, racyFrom: ix.Header().BuiltNs - int64(racySlack), distrusted: distrusted}
+}
+
+// confirms reports whether the index's entry id (Plan.Lookup's answer for
+// e, -1: none) still describes e: same size and mtime, that mtime older
+// than the build's start by racySlack, and no invalidated path above it.
+func (v validator) confirms(id int, e *walk.Entry) bool {
+	if id < 0 || e.RawPath != "" {
+		return false
+	}
+	m := v.ix.FileMeta(id)
+	return m.Size == e.Size && m.MtimeNs == e.Mtime && m.MtimeNs < v.racyFrom && !under(e.Path, v.distrusted)
 }
 
 // untrustedOf returns the files of entries that ix has but does not
 // describe as they are now, or that are under one of distrusted (files it
 // lacks are fresh to any Plan).
 func untrustedOf(ix *index.Index, entries []walk.Entry, distrusted []string) []string {
-	racyFrom := ix.Header().BuiltNs - int64(racySlack)
+	v := newValidator(ix, distrusted)
 	plan := ix.Plan(index.Query{}, false)
 	var out []string
 	for i := range entries {
@@ -190,7 +205,7 @@ func untrustedOf(ix *index.Index, entries []walk.Entry, distrusted []string) []s
 		if e.Type != walk.File {
 			continue
 		}
-		if id := plan.Lookup(e.Path); id >= 0 && (!trusted(ix, id, e, racyFrom) || under(e.Path, distrusted)) {
+		if id := plan.Lookup(e.Path); id >= 0 && !v.confirms(id, e) {
 			out = append(out, e.Path)
 		}
 	}
@@ -232,7 +247,7 @@ func (g *grepper) viaDisk(gi *grepIndexes, r *indexedRoot, root string, key scan
 	if err != nil {
 		return true, err
 	}
-	racyFrom := ix.Header().BuiltNs - int64(racySlack)
+	v := newValidator(ix, distrusted)
 	if gi.policy.onQuery != nil {
 		gi.policy.onQuery(g.tok)
 	}
@@ -244,7 +259,7 @@ func (g *grepper) viaDisk(gi *grepIndexes, r *indexedRoot, root string, key scan
 		}
 		id := plan.Lookup(f.Path)
 		switch {
-		case id < 0 || !trusted(ix, id, f, racyFrom) || under(f.Path, distrusted):
+		case !v.confirms(id, f):
 			untrusted++
 		case plan.DecideID(id) == index.Skip:
 			skipped++
@@ -533,11 +548,10 @@ func (gi *grepIndexes) writeIndex(r *indexedRoot, f *os.File, entries []walk.Ent
 	if base != nil {
 		b.Base(base)
 		plan := base.Plan(index.Query{}, false)
-		racyFrom := base.Header().BuiltNs - int64(racySlack)
+		v := newValidator(base, distrusted)
 		keep = func(e *walk.Entry) bool {
 			id := plan.Lookup(e.Path)
-			return id >= 0 && trusted(base, id, e, racyFrom) && !under(e.Path, distrusted) &&
-				b.Keep(e.Path, id, index.Meta{Size: e.Size, MtimeNs: e.Mtime})
+			return v.confirms(id, e) && b.Keep(e.Path, id, index.Meta{Size: e.Size, MtimeNs: e.Mtime})
 		}
 	}
 	if err := gi.addFiles(r, &b, pointers(entries), tok, yield, nil, keep); err != nil {

@@ -281,26 +281,17 @@ type Meta struct {
 // path that is not valid UTF-8 is recorded as unread (grep names files by
 // their displayed path, which differs), and so is a file with hard links.
 func (b *Builder) Add(path string, data []byte, ok bool, m Meta) {
-	id := uint32(len(b.paths))
 	doc := b.docs
-	b.paths = append(b.paths, path)
-	b.inos = append(b.inos, m.Ino)
-	b.sizes = append(b.sizes, m.Size)
-	b.mtimes = append(b.mtimes, m.MtimeNs)
 	f := classify(path, data, ok && m.Links <= 1)
 	var sum uint64
 	if f != 0 {
 		sum = xxhash.Sum64(data)
 	}
-	b.sums = append(b.sums, sum)
+	var bl bloom
 	if f == flagBinary {
-		if b.blooms == nil {
-			b.blooms = map[uint32]bloom{}
-		}
-		bl := newBloom(b.gs.ofPaused(data, b.Pause))
-		b.blooms[id] = bl
-		b.bsize += int64(cap(bl))*8 + 48
+		bl = newBloom(b.gs.ofPaused(data, b.Pause))
 	}
+	b.entry(path, m.Ino, m, sum, f, bl)
 	b.docs++
 	if f == flagText {
 		b.bytes += int64(len(data))
@@ -320,6 +311,23 @@ func (b *Builder) Add(path string, data []byte, ok bool, m Meta) {
 		}
 	}
 	b.ends = append(b.ends, b.docs)
+}
+
+// entry appends a file's entry to the file table (with its Bloom filter bl
+// when binary); the caller adds its documents.
+func (b *Builder) entry(path string, ino uint64, m Meta, sum uint64, f uint8, bl bloom) {
+	if f == flagBinary {
+		if b.blooms == nil {
+			b.blooms = map[uint32]bloom{}
+		}
+		b.blooms[uint32(len(b.paths))] = bl
+		b.bsize += int64(cap(bl))*8 + 48
+	}
+	b.paths = append(b.paths, path)
+	b.inos = append(b.inos, ino)
+	b.sizes = append(b.sizes, m.Size)
+	b.mtimes = append(b.mtimes, m.MtimeNs)
+	b.sums = append(b.sums, sum)
 	b.flags = append(b.flags, f)
 }
 
@@ -367,22 +375,9 @@ func (b *Builder) Keep(path string, id int, m Meta) bool {
 	if old == nil || id < 0 || id >= old.Files || old.paths[id] != path || old.flags[id] == 0 || b.done {
 		return false
 	}
-	b.paths = append(b.paths, path)
-	b.inos = append(b.inos, old.inos[id])
-	b.sizes = append(b.sizes, m.Size)
-	b.mtimes = append(b.mtimes, m.MtimeNs)
-	b.sums = append(b.sums, old.sums[id])
 	f := old.flags[id]
-	b.flags = append(b.flags, f)
-	switch f {
-	case flagBinary:
-		if b.blooms == nil {
-			b.blooms = map[uint32]bloom{}
-		}
-		bl := slices.Clone(old.blooms[uint32(id)])
-		b.blooms[uint32(len(b.paths)-1)] = bl
-		b.bsize += int64(cap(bl))*8 + 48
-	case flagText:
+	b.entry(path, old.inos[id], m, old.sums[id], f, slices.Clone(old.blooms[uint32(id)]))
+	if f == flagText {
 		b.bytes += old.sizes[id]
 	}
 	first, n := old.docRange(id)

@@ -473,11 +473,7 @@ func (p *Plan) Decide(rel string) Decision {
 	if d, ok := p.over[rel]; ok {
 		return d
 	}
-	id := p.Lookup(rel)
-	if id < 0 {
-		return Fresh
-	}
-	return p.decideID(uint32(id))
+	return p.DecideID(p.Lookup(rel))
 }
 
 // DecideAt is Decide for the file rel whose id in the plan's index is id
@@ -486,10 +482,7 @@ func (p *Plan) DecideAt(rel string, id int) Decision {
 	if d, ok := p.over[rel]; ok {
 		return d
 	}
-	if id < 0 || id >= p.base.Files {
-		return Fresh
-	}
-	return p.decideID(uint32(id))
+	return p.DecideID(id)
 }
 
 // Index returns the index the plan decides from (for its Lookup ids).
