@@ -30,14 +30,21 @@ import (
 // backtracking engine sees. (A backreference becomes "any text".)
 //
 // Every backtracking run on a line has a budget, backtrackBudget of wall
-// clock: a line that exhausts it stops the search with a *BudgetError.
+// clock: a line that exhausts it stops the search with a *BudgetError. The
+// budget is only reported once a second attempt on the line exhausted it
+// too, and took backtrackBudget by the monotonic clock: regexp2 times its
+// runs on a clock a goroutine of its own advances every 100 ms, and on a
+// busy machine that goroutine runs late, a deadline is computed from a
+// stale reading, and an attempt of microseconds is reported as timed out.
+// A goroutine starved of CPU for a second is given its second attempt too.
 
 // backtrackBudget is the time one line may take on the backtracking engine.
 const backtrackBudget = time.Second
 
 // backtrackFileBudget is the time the backtracking engine may spend on one
 // file (one LineIter) in all: checked after each line, so a search ends
-// within backtrackFileBudget + backtrackBudget.
+// within backtrackFileBudget plus a line's attempts (about
+// 2*backtrackBudget; see backtracker.match).
 const backtrackFileBudget = 3 * time.Second
 
 // BudgetError reports a search that exceeded a matching budget: a
@@ -66,7 +73,15 @@ type backtracker struct {
 	re *regexp2.Regexp
 	// pre finds the candidate lines (nil: every line is a candidate).
 	pre *Regexp
+	// attempt runs re on one line (re.MatchString; tests replace it).
+	attempt func(string) (bool, error)
+	// budget is re.MatchTimeout (backtrackBudget).
+	budget time.Duration
 }
+
+// btAttempts bounds the attempts on one line: a timeout reported before
+// the budget really elapsed is retried, but not forever.
+const btAttempts = 4
 
 // compileBacktrack builds the backtracking matcher for pattern p.
 func compileBacktrack(p string, o Options) (*backtracker, error) {
@@ -86,7 +101,7 @@ func compileBacktrack(p string, o Options) (*backtracker, error) {
 		return nil, err
 	}
 	re.MatchTimeout = backtrackBudget
-	bt := &backtracker{re: re}
+	bt := &backtracker{re: re, attempt: re.MatchString, budget: backtrackBudget}
 	if relaxed != "" {
 		po := o
 		po.Pattern = relaxed
@@ -97,13 +112,22 @@ func compileBacktrack(p string, o Options) (*backtracker, error) {
 	return bt, nil
 }
 
-// match runs the backtracking engine on one line.
+// match runs the backtracking engine on one line. A timeout is errBudget
+// only when it was the second (or later) attempt's and that attempt took
+// the whole budget by the monotonic clock; an earlier one is retried (see
+// the package comment on budgets), up to btAttempts attempts in all.
 func (bt *backtracker) match(line []byte) (bool, error) {
-	ok, err := bt.re.MatchString(string(line))
-	if err != nil {
-		return false, errBudget
+	s := string(line)
+	for try := 1; ; try++ {
+		start := time.Now()
+		ok, err := bt.attempt(s)
+		if err == nil {
+			return ok, nil
+		}
+		if try >= btAttempts || try > 1 && time.Since(start) >= bt.budget {
+			return false, errBudget
+		}
 	}
-	return ok, nil
 }
 
 var (

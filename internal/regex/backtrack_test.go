@@ -92,3 +92,50 @@ func TestPCREEmptyPosixClassNoPanic(t *testing.T) {
 		}()
 	}
 }
+
+// TestBacktrackLineBudgetRetries: a timeout reported before the budget
+// elapsed (regexp2's clock read stale on a busy machine) is retried, and
+// the line's answer is the retry's; a line reported over budget again and
+// again quickly is given up after btAttempts attempts.
+func TestBacktrackLineBudgetRetries(t *testing.T) {
+	m, err := Compile(Options{Pattern: `a(?=b)`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bt := m.bt
+	calls := 0
+	bt.attempt = func(s string) (bool, error) {
+		calls++
+		if calls == 1 {
+			return false, errors.New("match timeout")
+		}
+		return bt.re.MatchString(s)
+	}
+	if ok, err := bt.match([]byte("xab")); !ok || err != nil || calls != 2 {
+		t.Fatalf("spurious timeout: got %v, %v after %d attempts; want a match after 2", ok, err, calls)
+	}
+	calls = 0
+	bt.attempt = func(string) (bool, error) { calls++; return false, errors.New("match timeout") }
+	if _, err := bt.match([]byte("xab")); err != errBudget || calls != btAttempts {
+		t.Fatalf("timeouts every time: got %v after %d attempts; want errBudget after %d", err, calls, btAttempts)
+	}
+}
+
+// TestBacktrackLineBudgetReal: a line that really takes longer than the
+// budget ends in errBudget after two attempts.
+func TestBacktrackLineBudgetReal(t *testing.T) {
+	m, err := Compile(Options{Pattern: `(?=(a*)*b)`})
+	if err != nil {
+		t.Fatal(err)
+	}
+	bt := m.bt
+	bt.budget = 20 * time.Millisecond
+	bt.re.MatchTimeout = bt.budget
+	calls := 0
+	bt.attempt = func(s string) (bool, error) { calls++; return bt.re.MatchString(s) }
+	line := bytes.Repeat([]byte("a"), 40)
+	start := time.Now()
+	if _, err := bt.match(line); err != errBudget || calls != 2 {
+		t.Fatalf("got %v after %d attempts (%v); want errBudget after 2", err, calls, time.Since(start))
+	}
+}
