@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/fscache/fscache/internal/cancel"
+	"github.com/fscache/fscache/internal/index"
 	"github.com/fscache/fscache/internal/scancache"
 )
 
@@ -176,6 +177,33 @@ func TestDiskIndexServesANewProcess(t *testing.T) {
 				t.Fatalf("index directory mode %v", fi.Mode())
 			}
 		})
+	}
+}
+
+// TestDiskIndexFormatDirectory: the index files live in a subdirectory
+// named by the file format's version, so that a process of another
+// version (another directory) neither reads them nor replaces them; the
+// directory of an older format is left untouched.
+func TestDiskIndexFormatDirectory(t *testing.T) {
+	dir := t.TempDir()
+	old := filepath.Join(dir, "grep-v1")
+	mustDo(t, os.Mkdir(old, 0o700))
+	oldFile := filepath.Join(old, "something.idx")
+	mustDo(t, os.WriteFile(oldFile, []byte("an index of format 1"), 0o600))
+	gi := useDiskIndex(t, dir, false, true)
+	root, _ := diskTree(t)
+	if _, err := Grep(GrepOptions{Pattern: "alpha", Path: root}, nil); err != nil {
+		t.Fatal(err)
+	}
+	loc := gi.diskIndexDir()
+	if want := filepath.Join(dir, fmt.Sprintf("grep-v%d", index.FormatVersion)); loc != want {
+		t.Fatalf("index directory %q, want %q (named by the format version)", loc, want)
+	}
+	if m, _ := filepath.Glob(filepath.Join(loc, "*.idx")); len(m) != 1 {
+		t.Fatalf("published files in %s: %v", loc, m)
+	}
+	if b, err := os.ReadFile(oldFile); err != nil || string(b) != "an index of format 1" {
+		t.Fatalf("the older format's file was touched: %q, %v", b, err)
 	}
 }
 

@@ -52,6 +52,10 @@ import (
 // another version is refused (ErrCorrupt), and rebuilt by its user.
 const diskVersion = 2
 
+// FormatVersion is the version of the index file format: the store keeps
+// the files of each version in a subdirectory of its own (idxstore).
+const FormatVersion = diskVersion
+
 // diskMagic begins an index file and its footer.
 var diskMagic = [8]byte{'F', 'S', 'C', 'I', 'D', 'X', diskVersion, 'L'}
 

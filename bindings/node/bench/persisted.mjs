@@ -228,7 +228,7 @@ async function stop(h) {
 const fmt = (x) => (x === undefined || x === null || !Number.isFinite(x) ? 'n/a' : x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
 const mb = (kb) => (Number.isFinite(kb) ? (kb / 1024).toFixed(0) : 'n/a');
 const idxFiles = (dir) => {
-  const d = path.join(dir, 'grep-v1');
+  const d = path.join(dir, 'grep-v2'); // internal/idxstore's versionDir
   if (!fs.existsSync(d)) return [];
   return fs.readdirSync(d).filter((f) => f.endsWith('.idx')).map((f) => fs.statSync(path.join(d, f)).size);
 };
