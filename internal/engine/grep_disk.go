@@ -164,10 +164,20 @@ func (gi *grepIndexes) persisted(key scancache.Key) *index.Index {
 	return ix
 }
 
-// fullWalk lists key's entries with full detail (size, mtime in ns).
-func fullWalk(key scancache.Key, tok *cancel.Token) ([]walk.Entry, error) {
+// fullWalk walks key's root with full detail (size, mtime in ns). pause,
+// when set, is called before each directory is read: a background build
+// passes its wait, so that its walk yields to foreground calls as its
+// reads of files do (on two cores, a build's walk beside a call's walk
+// doubled the call's time).
+func fullWalk(key scancache.Key, tok *cancel.Token, pause func()) ([]walk.Entry, error) {
 	o := key.Options(tok)
 	o.Full, o.FullNanos = true, true
+	if pause != nil {
+		o.OnDir = func(string) error {
+			pause()
+			return nil
+		}
+	}
 	return walk.Scan(o)
 }
 
@@ -236,7 +246,7 @@ func (g *grepper) viaDisk(gi *grepIndexes, r *indexedRoot, root string, key scan
 		gi.countFallback(idxManyCandidates)
 		return false, nil
 	}
-	entries, err := fullWalk(key, g.tok)
+	entries, err := fullWalk(key, g.tok, nil)
 	if err != nil {
 		return true, err
 	}
@@ -424,7 +434,8 @@ func (gi *grepIndexes) readDisk(r *indexedRoot, tok *cancel.Token, yield bool) (
 		return nil, nil, err
 	}
 	t0 := time.Now()
-	entries, err := fullWalk(r.key, tok)
+	pause := func() { gi.wait(r, yield) }
+	entries, err := fullWalk(r.key, tok, pause)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -439,7 +450,7 @@ func (gi *grepIndexes) readDisk(r *indexedRoot, tok *cancel.Token, yield bool) (
 			return nil, nil, err
 		}
 		t0 = time.Now()
-		if entries, err = fullWalk(r.key, tok); err != nil {
+		if entries, err = fullWalk(r.key, tok, pause); err != nil {
 			return nil, nil, err
 		}
 	}

@@ -207,6 +207,40 @@ func TestDiskIndexFormatDirectory(t *testing.T) {
 	}
 }
 
+// TestDiskBuildWalkYields: a build's walk with full detail (readDisk's,
+// here over a published index it then adopts, reading no file) waits
+// before each directory while a foreground call is in flight, and goes on
+// once none is.
+func TestDiskBuildWalkYields(t *testing.T) {
+	gi := useDiskIndex(t, t.TempDir(), false, true)
+	root, _ := diskTree(t)
+	if _, err := Grep(GrepOptions{Pattern: "alpha", Path: root}, nil); err != nil {
+		t.Fatal(err)
+	}
+	gi = restart(t, gi, false)
+	key := scancache.Key{Root: root, Hidden: true, Gitignore: true, SkipNodeModules: true}
+	r, _ := gi.note(key, time.Now())
+	release := holdBuilder()
+	done := make(chan error, 1)
+	go func() {
+		_, _, err := gi.readDisk(r, nil, true)
+		done <- err
+	}()
+	select {
+	case err := <-done:
+		release()
+		t.Fatalf("the build walked while a foreground call was in flight (%v)", err)
+	case <-time.After(300 * time.Millisecond):
+	}
+	release()
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if s := IndexStats().Persisted; s.Adopted != 1 || s.Published != 0 {
+		t.Fatalf("want the published index adopted, got %+v", s)
+	}
+}
+
 // TestDiskIndexChurnAcrossRestarts edits the tree every way between two
 // processes (each step a new process that greps the published index, and
 // sometimes rebuilds it), and compares every answer with an unindexed
