@@ -122,7 +122,8 @@ func TestBacktrackLineBudgetRetries(t *testing.T) {
 }
 
 // TestBacktrackLineBudgetReal: a line that really takes longer than the
-// budget ends in errBudget after two attempts.
+// budget ends in errBudget, after a second attempt (two, unless regexp2's
+// clock read stale again on a busy machine: then at most btAttempts).
 func TestBacktrackLineBudgetReal(t *testing.T) {
 	m, err := Compile(Options{Pattern: `(?=(a*)*b)`})
 	if err != nil {
@@ -135,7 +136,7 @@ func TestBacktrackLineBudgetReal(t *testing.T) {
 	bt.attempt = func(s string) (bool, error) { calls++; return bt.re.MatchString(s) }
 	line := bytes.Repeat([]byte("a"), 40)
 	start := time.Now()
-	if _, err := bt.match(line); err != errBudget || calls != 2 {
-		t.Fatalf("got %v after %d attempts (%v); want errBudget after 2", err, calls, time.Since(start))
+	if _, err := bt.match(line); err != errBudget || calls < 2 || calls > btAttempts {
+		t.Fatalf("got %v after %d attempts (%v); want errBudget after 2 to %d", err, calls, time.Since(start), btAttempts)
 	}
 }
