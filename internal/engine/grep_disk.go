@@ -301,7 +301,8 @@ var releaseFrom = 50_000
 // call has run for quietAfter, from one goroutine at a time, which then
 // ends. A walk leaves its garbage, ~100 MB on a tree of 200k files, which
 // the runtime otherwise keeps resident: where nothing watches (macOS,
-// Windows), at every uncached call.
+// Windows), at every uncached call; and the builder, when its queue
+// empties after a build.
 func (gi *grepIndexes) releaseIdle() {
 	if !gi.releasing.CompareAndSwap(false, true) {
 		return

@@ -3,7 +3,6 @@ package engine
 import (
 	"errors"
 	"iter"
-	"runtime/debug"
 	"time"
 
 	"github.com/fscache/fscache/internal/cancel"
@@ -41,10 +40,10 @@ func (gi *grepIndexes) builder() {
 		if len(gi.queue) == 0 && built {
 			// A build walks the tree and reads every file: most of
 			// the heap it grew is garbage now. Returned to the
-			// system before the builder ends, rather than kept
-			// resident by the runtime for the next peak.
+			// system once calls pause (releaseIdle), rather than
+			// kept resident by the runtime for the next peak.
 			gi.mu.Unlock()
-			debug.FreeOSMemory()
+			gi.releaseIdle()
 			built = false
 			continue
 		}
