@@ -149,14 +149,17 @@ function loadAllowlist(compatPath) {
 
 // allowedBy returns the entry that allows case c's difference. An entry
 // with `fields` allows only a difference in those fields of the results'
-// `ok` objects (both sides must agree once they are left out), and with
-// `withOption` only in a case whose calls set that option.
+// `ok` objects (both sides must agree once they are left out), with `when`
+// only in the `ok` objects that hold every key of `when` with its value on
+// both sides, and with `withOption` only in a case whose calls set that
+// option.
 function allowedBy(allow, c, la, ra) {
   return allow.find((e) => {
     if (!(e.id ? e.id === c.id : e.re.test(c.id))) return false;
     if (e.withOption && !(c.steps ?? [{ op: "call", ...c.call }]).some((s) => s.options && e.withOption in s.options)) return false;
     if (!e.fields) return true;
-    const drop = (rs) => JSON.stringify(rs, (k, v) => (v && typeof v === "object" && !Array.isArray(v) && "ok" in v && v.ok && typeof v.ok === "object"
+    const applies = (ok) => !e.when || Object.entries(e.when).every(([k, w]) => ok[k] === w);
+    const drop = (rs) => JSON.stringify(rs, (k, v) => (v && typeof v === "object" && !Array.isArray(v) && "ok" in v && v.ok && typeof v.ok === "object" && applies(v.ok)
       ? { ...v, ok: Object.fromEntries(Object.entries(v.ok).filter(([f]) => !e.fields.includes(f))) } : v));
     return drop(la) === drop(ra);
   });

@@ -141,12 +141,15 @@ type grepper struct {
 	mu       sync.Mutex
 	results  []fileResult
 	searched int
-	// listed is the number of files searchAll was given, skipped those
-	// an index ruled out (counted as searched), unread the positions of
-	// the files that could not be read: what filesSearched counts when the
-	// call stops at a complete answer (grep_limit.go).
-	listed, skipped int
-	unread          []int
+	// listed is the number of files searchAll was given, unread the
+	// positions of the files that could not be read: with skipBefore,
+	// what filesSearched counts when the call stops at a complete answer
+	// (grep_limit.go).
+	listed int
+	unread []int
+	// skipBefore, set by an indexed search, holds for each file of the
+	// list searched the number of files the index ruled out before it.
+	skipBefore []int32
 	read            int // files read
 	// fail, once set, ends the call: a pattern over its backtracking
 	// budget in some file.

@@ -262,6 +262,7 @@ func (g *grepper) viaDisk(gi *grepIndexes, r *indexedRoot, root string, key scan
 		gi.policy.onQuery(g.tok)
 	}
 	sel := files[:0:0]
+	before := make([]int32, 0, len(files))
 	skipped, untrusted := 0, 0
 	for i, f := range files {
 		if i&255 == 0 && g.tok.Poll() || g.tok.Stopped() {
@@ -276,6 +277,7 @@ func (g *grepper) viaDisk(gi *grepIndexes, r *indexedRoot, root string, key scan
 			continue
 		}
 		sel = append(sel, f)
+		before = append(before, int32(skipped))
 	}
 	if ix.Corrupt() {
 		// A posting list did not decode: the index is not used again.
@@ -283,10 +285,10 @@ func (g *grepper) viaDisk(gi *grepIndexes, r *indexedRoot, root string, key scan
 		return true, g.searchAll(root, files, 0)
 	}
 	gi.noteDiskQuery(r, len(sel), skipped, untrusted, len(files))
+	g.skipBefore = before
 	err = g.searchAll(root, sel, 0)
 	g.mu.Lock()
 	g.searched += skipped
-	g.skipped += skipped
 	g.mu.Unlock()
 	return true, err
 }

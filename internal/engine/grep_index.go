@@ -381,7 +381,6 @@ func (g *grepper) serveFrom(gi *grepIndexes, r *indexedRoot, live *index.Live, r
 	err = g.searchAll(r.key.Root, search, cut)
 	g.mu.Lock()
 	g.searched += skipped // skipped files were read and hold no match
-	g.skipped += skipped
 	g.mu.Unlock()
 	return true, err
 }
@@ -439,6 +438,8 @@ func (g *grepper) narrow(gi *grepIndexes, r *indexedRoot, live *index.Live, q in
 		gi.policy.onQuery(g.tok)
 	}
 	search = files[:0:0]
+	before := make([]int32, 0, len(files))
+	defer func() { g.skipBefore = before }()
 	for i, f := range files {
 		if i&255 == 0 && g.tok.Poll() || g.tok.Stopped() {
 			return nil, 0, true, g.tok.Err()
@@ -453,6 +454,7 @@ func (g *grepper) narrow(gi *grepIndexes, r *indexedRoot, live *index.Live, q in
 			skipped++
 		} else {
 			search = append(search, f)
+			before = append(before, int32(skipped))
 		}
 	}
 	return search, skipped, true, nil

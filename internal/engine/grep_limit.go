@@ -17,10 +17,10 @@ import (
 // The answer must not depend on which runs happened to be read past that
 // point, so shape trims by path order, not by what was read: the results
 // of the files after the one where the need was met are dropped, and the
-// counts are those of the files up to it (as 18.2.3 reports when it stops:
-// totalMatches and filesWithMatches of the files read). filesSearched keeps
-// 14.9.9's meaning, every file of the list: the files never read are
-// counted as searched (docs/compat.md).
+// counts are those of the files up to it, as 18.2.3 reports when it stops:
+// totalMatches, filesWithMatches and filesSearched of the files up to the
+// one that completed the answer (docs/compat.md). A file an index ruled
+// out before that one counts as searched, as without the index.
 
 // limitNeed returns what completes the answer of a directory grep with
 // options o: the kept matches (files in ModeFilesWithMatches, per-file
@@ -105,8 +105,8 @@ func (p *progress) finish(i, got int) {
 // trimToLimit drops the results after the file at which the first files
 // meet the limit's need (results sorted by file position), and reports
 // whether it did meet it: g.results then hold the files up to that one,
-// and filesSearched counts every file of the list but the ones before it
-// that could not be read.
+// and filesSearched counts the files up to it that could be read, and
+// those an index ruled out before it (skipBefore).
 func (g *grepper) trimToLimit() {
 	need := limitNeed(g.o)
 	if need == 0 || g.listed == 0 {
@@ -124,7 +124,10 @@ func (g *grepper) trimToLimit() {
 					failed++
 				}
 			}
-			g.searched = g.listed - failed + g.skipped
+			g.searched = last + 1 - failed
+			if last < len(g.skipBefore) {
+				g.searched += int(g.skipBefore[last])
+			}
 			return
 		}
 	}

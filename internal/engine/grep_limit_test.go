@@ -26,8 +26,8 @@ func limitTree(t *testing.T, dirs, files, lines int) string {
 
 // TestGrepStopsAtCompleteAnswer: with maxCount reached early in path order,
 // grep reads far fewer files than the tree holds, and answers as a grep
-// that read them all would for its matches, limitReached and filesSearched;
-// totalMatches and filesWithMatches are those of the files up to the one
+// that read them all would for its matches and limitReached; totalMatches,
+// filesWithMatches and filesSearched are those of the files up to the one
 // that completed the answer. The agent's shape (context, maxCountPerFile)
 // and offsets included; indexed or not, cached or not.
 func TestGrepStopsAtCompleteAnswer(t *testing.T) {
@@ -86,8 +86,8 @@ func grepStops(t *testing.T, indexed bool) {
 				if o.Mode == ModeCount {
 					wantN = c.last + 1 // one entry per file, until maxCount matches are consumed
 				}
-				if got := len(r.Matches); got != wantN || !r.LimitReached || r.FilesSearched != total {
-					t.Fatalf("%d matches, limitReached %v, filesSearched %d; want %d, true, %d", got, r.LimitReached, r.FilesSearched, wantN, total)
+				if got := len(r.Matches); got != wantN || !r.LimitReached || r.FilesSearched != c.last+1 {
+					t.Fatalf("%d matches, limitReached %v, filesSearched %d; want %d, true, %d", got, r.LimitReached, r.FilesSearched, wantN, c.last+1)
 				}
 				skip := deref(o.Offset)
 				if o.Mode == ModeContent {
@@ -159,7 +159,11 @@ func TestGrepStopRandomized(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				tm, fwm := stoppedCounts(t, root, "needle", "", mode, limit, off)
+				tm, fwm, last := stoppedCounts(t, root, "needle", "", mode, limit, off)
+				fs := 144
+				if last != "" {
+					fs = searchedUpTo(t, o, last)
+				}
 				all := o
 				all.MaxCount, all.Offset = nil, nil
 				a, _ := Grep(all, nil)
@@ -179,8 +183,8 @@ func TestGrepStopRandomized(t *testing.T) {
 						t.Fatalf("limit %d offset %d mode %d:\ngot  %v\nwant %v", limit, off, mode, got, want)
 					}
 				}
-				if r.TotalMatches != tm || r.FilesWithMatches != fwm || r.FilesSearched != 144 {
-					t.Fatalf("limit %d offset %d mode %d: tm %d fwm %d fs %d, want %d %d 144", limit, off, mode, r.TotalMatches, r.FilesWithMatches, r.FilesSearched, tm, fwm)
+				if r.TotalMatches != tm || r.FilesWithMatches != fwm || r.FilesSearched != fs {
+					t.Fatalf("limit %d offset %d mode %d: tm %d fwm %d fs %d, want %d %d %d", limit, off, mode, r.TotalMatches, r.FilesWithMatches, r.FilesSearched, tm, fwm, fs)
 				}
 			}
 		}

@@ -264,8 +264,12 @@ func TestGrepMatchesReference(t *testing.T) {
 					// A grep that stops at its complete answer reports the
 					// counts of the files up to the one that completed it
 					// (grep_limit.go, docs/compat.md); all else is 14.9.9's.
-					tm, fwm := stoppedCounts(t, filepath.Join(root, o.Path), o.Pattern, o.Glob, mode, *o.MaxCount, deref(o.Offset))
+					tm, fwm, last := stoppedCounts(t, filepath.Join(root, o.Path), o.Pattern, o.Glob, mode, *o.MaxCount, deref(o.Offset))
 					want.(map[string]any)["totalMatches"], want.(map[string]any)["filesWithMatches"] = float64(tm), float64(fwm)
+					if st, err := os.Stat(filepath.Join(root, o.Path)); last != "" && err == nil && st.IsDir() {
+						want.(map[string]any)["filesSearched"] = float64(searchedUpTo(t, GrepOptions{Path: filepath.Join(root, o.Path),
+							Glob: o.Glob, Type: o.Type, Hidden: o.Hidden, Gitignore: o.Gitignore}, last))
+					}
 				}
 				if !reflect.DeepEqual(got, want) {
 					t.Errorf("cache %v:\ngot  %s\nwant %s", cached, g, c.Want)
@@ -279,8 +283,10 @@ func TestGrepMatchesReference(t *testing.T) {
 // grep, the totalMatches and filesWithMatches of a grep with maxCount and
 // offset that stops once the files in path order hold its answer: each
 // file counts up to one past its cap in content mode (maxCount+offset),
-// all its matches in count mode, one file in filesWithMatches mode.
-func stoppedCounts(t *testing.T, path, pattern, globPat string, mode GrepMode, maxCount, offset int) (tm, fwm int) {
+// all its matches in count mode, one file in filesWithMatches mode. last
+// is the path of the file that completed the answer ("" when none did:
+// the grep does not stop).
+func stoppedCounts(t *testing.T, path, pattern, globPat string, mode GrepMode, maxCount, offset int) (tm, fwm int, last string) {
 	t.Helper()
 	all, err := Grep(GrepOptions{Pattern: pattern, Path: path, Glob: globPat, Mode: ModeCount}, nil)
 	if err != nil {
@@ -302,8 +308,33 @@ func stoppedCounts(t *testing.T, path, pattern, globPat string, mode GrepMode, m
 			sum++
 		}
 		if sum >= need {
-			break
+			return tm, fwm, m.Path
 		}
 	}
-	return tm, fwm
+	return tm, fwm, ""
+}
+
+// searchedUpTo is the filesSearched of a directory grep with o's path and
+// file selection that stops at the file last: the files it would search,
+// in path order, up to last (docs/compat.md).
+func searchedUpTo(t *testing.T, o GrepOptions, last string) int {
+	t.Helper()
+	root, err := filepath.EvalSymlinks(o.Path)
+	mustDo(t, err)
+	g, err := newGrepper(GrepOptions{Pattern: "x", Glob: o.Glob, Type: o.Type}, false, nil)
+	mustDo(t, err)
+	es, err := walk.Scan(walk.Options{Root: root, Hidden: orTrue(o.Hidden), Gitignore: orTrue(o.Gitignore),
+		SkipNodeModules: !strings.Contains(o.Glob, "node_modules")})
+	mustDo(t, err)
+	n := 0
+	for i := range es {
+		e := &es[i]
+		if e.Path > last || !g.candidate(e, e.Path) {
+			continue
+		}
+		if st, err := os.Stat(filepath.Join(root, e.FSPath())); err == nil && st.Size() <= maxFileSize {
+			n++
+		}
+	}
+	return n
 }
