@@ -150,7 +150,7 @@ type grepper struct {
 	// skipBefore, set by an indexed search, holds for each file of the
 	// list searched the number of files the index ruled out before it.
 	skipBefore []int32
-	read            int // files read
+	read       int // files read
 	// fail, once set, ends the call: a pattern over its backtracking
 	// budget in some file.
 	fail error
