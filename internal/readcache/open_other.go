@@ -1,0 +1,9 @@
+//go:build !unix
+
+package readcache
+
+import "os"
+
+const openFlags = os.O_RDONLY
+
+const noFollow = 0

@@ -1,0 +1,316 @@
+package readcache
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/fscache/fscache/internal/diff"
+)
+
+// DefaultMaxFileBytes: larger files are left to the caller's own read.
+const DefaultMaxFileBytes = 64 << 20
+
+// DefaultExclude are the files never cached unless Options.Exclude says
+// otherwise (§15): secrets stay out of the store.
+var DefaultExclude = []string{".env*", "*.pem", "*.key", "*.p12"}
+
+// diffContext is the unified diff's context (§9.2).
+const diffContext = 3
+
+// Read answers a read (§8): the file is read once; the answer is pi's own
+// read output (ModeFull, and ModeFullFallback when a base could not be
+// used), a marker (ModeUnchanged, ModeUnchangedRange) or a unified diff
+// (ModeDiff), each with its Meta; or ModeBaseline when the file is not
+// text the cache serves. Errors are those pi's read reports itself (an
+// offset past the end), a malformed range, a FIFO or device (which pi would
+// block on), and cancellation.
+func Read(o Options) (Result, error) {
+	r, err := Resolve(o.ResolveOptions)
+	if err != nil {
+		return Result{}, err
+	}
+	res := Result{Resolved: r}
+	baseline := func(reason string) (Result, error) {
+		res.Mode, res.Reason = ModeBaseline, reason
+		return res, nil
+	}
+	if cancelled(o.Cancel) {
+		return Result{}, errCancelled()
+	}
+	if (r.Offset != nil && *r.Offset < 0) || (r.Limit != nil && *r.Limit < 1) {
+		return baseline("unusual_range")
+	}
+	fi, err := os.Stat(r.AbsPath)
+	switch {
+	case err != nil:
+		return baseline("not_found")
+	case fi.IsDir():
+		return baseline("directory")
+	case !fi.Mode().IsRegular():
+		return Result{}, &Error{Code: CodeNotRegular, Message: fmt.Sprintf("Not a regular file: %s (%s): refusing to read it", r.AbsPath, kind(fi.Mode()))}
+	case excluded(o.Exclude, r.AbsPath, r.PathKey):
+		return baseline("excluded")
+	}
+	limit := o.MaxFileBytes
+	if limit <= 0 {
+		limit = DefaultMaxFileBytes
+	}
+	if fi.Size() > limit {
+		return baseline("too_large")
+	}
+	b, err := readFile(r.AbsPath, limit)
+	switch {
+	case errors.Is(err, errTooLarge):
+		return baseline("too_large")
+	case errors.Is(err, errNotRegular):
+		return Result{}, &Error{Code: CodeNotRegular, Message: fmt.Sprintf("Not a regular file: %s: refusing to read it", r.AbsPath)}
+	case err != nil:
+		return baseline("unreadable")
+	case isImage(b):
+		return baseline("image")
+	case !utf8.Valid(b):
+		return baseline("invalid_utf8")
+	}
+	text := string(b)
+	lines := strings.Split(text, "\n")
+	w, err := selectWindow(len(lines), r.Offset, r.Limit)
+	if err != nil {
+		return Result{}, err
+	}
+	sum := sha256.Sum256(b)
+	hash := hex.EncodeToString(sum[:])
+	start, end := w.start+1, w.end
+	scope := "full"
+	if start != 1 || end != len(lines) {
+		scope = fmt.Sprintf("r:%d:%d", start, end)
+	}
+	meta := &Meta{V: 1, PathKey: r.PathKey, ScopeKey: scope, ServedHash: hash,
+		TotalLines: len(lines), RangeStart: start, RangeEnd: end}
+	res.Meta = meta
+
+	// The base: the exact scope's hash, else (for a range) the full read's.
+	var base string
+	fromFull := false
+	if o.PathKey == r.PathKey && o.Bases != nil {
+		if base = o.Bases[scope]; base == "" && scope != "full" {
+			base, fromFull = o.Bases["full"], true
+		}
+	}
+
+	var st *store
+	if !o.NoStore {
+		dir := o.StoreDir
+		if dir == "" {
+			cwd, err := workingDir(o.Cwd)
+			if err != nil {
+				return Result{}, err
+			}
+			dir = filepath.Join(cwd, ".pi", "readcache")
+		}
+		if st, err = openStore(dir); err != nil {
+			res.StoreError = err.Error()
+		}
+	}
+
+	full := func(mode Mode, reason string) {
+		res.Mode, res.Reason = mode, reason
+		res.Text, res.Truncation = piText(lines, w, r.Path)
+	}
+	switch {
+	case base == "":
+		full(ModeFull, "")
+	case base == hash && (!fromFull || covered(lines, end)):
+		res.Mode = ModeUnchanged
+		res.Text = markerUnchanged(len(lines))
+		if scope != "full" {
+			res.Mode = ModeUnchangedRange
+			res.Text = markerUnchangedRange(start, end, len(lines))
+		}
+	case base == hash:
+		// The full read this range falls back on showed fewer lines.
+		full(ModeFull, "")
+	default:
+		old, ok := "", false
+		if st != nil {
+			old, ok = st.get(base)
+		}
+		switch {
+		case !ok:
+			full(ModeFullFallback, "base_missing")
+		case scope != "full":
+			oldLines := strings.Split(old, "\n")
+			if end <= len(oldLines) && equalLines(oldLines[start-1:end], lines[start-1:end]) &&
+				(!fromFull || covered(oldLines, end)) {
+				res.Mode = ModeUnchangedRange
+				res.Text = markerUnchangedRangeElsewhere(start, end)
+			} else {
+				full(ModeFullFallback, "range_changed")
+			}
+		default:
+			if err := serveDiff(&res, o, lines, w, old, text); err != nil {
+				return Result{}, err
+			}
+		}
+	}
+	meta.BaseHash = base
+	meta.Mode = res.Mode
+	meta.Bytes = len(res.Text)
+	if cancelled(o.Cancel) {
+		return Result{}, errCancelled()
+	}
+	if st != nil {
+		if err := st.put(hash, b); err != nil {
+			res.StoreError = err.Error()
+		}
+		st.maybePrune(o.StoreMaxBytes, o.StoreMaxAgeSeconds)
+	}
+	return res, nil
+}
+
+// serveDiff answers a changed full-scope read with a unified diff from old
+// to text when it is useful (§16.3): within pi's own output limits and at
+// most half the size of the full answer it replaces. Otherwise the full
+// answer (ModeFullFallback).
+func serveDiff(res *Result, o Options, lines []string, w window, old, text string) error {
+	fullText, fullTrunc := piText(lines, w, res.Path)
+	budget := min(maxBytes, len(fullText)/2)
+	name := strings.TrimPrefix(res.Path, "@")
+	patch, stats, err := diff.Unified(name, name, old, text, diff.Options{Context: diffContext, MaxBytes: budget, Cancel: o.Cancel})
+	var out string
+	if err == nil {
+		out = diffHeader(stats.Changed, len(lines)) + patch
+	}
+	switch {
+	case errors.Is(err, diff.ErrCancelled):
+		return errCancelled()
+	case err != nil, len(out) > budget, strings.Count(out, "\n")+1 > maxLines:
+		res.Mode, res.Reason = ModeFullFallback, "diff_not_useful"
+		res.Text, res.Truncation = fullText, fullTrunc
+	default:
+		res.Mode, res.Text = ModeDiff, out
+	}
+	return nil
+}
+
+// covered: a full read of these lines showed the lines up to end (pi's
+// read truncates at maxLines lines or maxBytes bytes).
+func covered(lines []string, end int) bool {
+	t := truncateHead(lines)
+	return !t.Truncated || end <= t.OutputLines
+}
+
+func equalLines(a, b []string) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+var (
+	errTooLarge   = errors.New("file too large")
+	errNotRegular = errors.New("not a regular file")
+)
+
+// readFile reads a regular file of at most limit bytes. It opens without
+// blocking (a FIFO swapped in after the check is refused, not waited on).
+func readFile(p string, limit int64) ([]byte, error) {
+	f, err := os.OpenFile(p, openFlags, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, errNotRegular
+	}
+	b, err := io.ReadAll(io.LimitReader(f, limit+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(b)) > limit {
+		return nil, errTooLarge
+	}
+	return b, nil
+}
+
+// readRegular reads a store object, refusing a symlink or anything but a
+// regular file.
+func readRegular(p string) ([]byte, error) {
+	f, err := os.OpenFile(p, openFlags|noFollow, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, errNotRegular
+	}
+	return io.ReadAll(f)
+}
+
+// isImage: the formats pi's read sends as images (jpeg, png, gif, webp),
+// by their magic numbers.
+func isImage(b []byte) bool {
+	return bytes.HasPrefix(b, []byte("\x89PNG\r\n\x1a\n")) ||
+		bytes.HasPrefix(b, []byte("\xff\xd8\xff")) ||
+		bytes.HasPrefix(b, []byte("GIF87a")) || bytes.HasPrefix(b, []byte("GIF89a")) ||
+		(len(b) >= 12 && bytes.HasPrefix(b, []byte("RIFF")) && string(b[8:12]) == "WEBP")
+}
+
+// excluded: a pattern matches the file's name (or, when it has a "/", its
+// whole path), as written or as its real path.
+func excluded(patterns []string, abs, real string) bool {
+	if patterns == nil {
+		patterns = DefaultExclude
+	}
+	for _, pat := range patterns {
+		for _, p := range []string{abs, real} {
+			subject := path.Base(filepath.ToSlash(p))
+			if strings.Contains(pat, "/") {
+				subject = filepath.ToSlash(p)
+			}
+			if ok, _ := path.Match(pat, subject); ok {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// kind names a non-regular file's type for an error message.
+func kind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "a FIFO"
+	case m&fs.ModeSocket != 0:
+		return "a socket"
+	case m&fs.ModeDevice != 0:
+		return "a device"
+	}
+	return "not a regular file"
+}
+
+func cancelled(c func() bool) bool { return c != nil && c() }
+
+func errCancelled() error { return &Error{Code: CodeCancelled, Message: "Operation aborted"} }

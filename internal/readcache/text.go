@@ -1,0 +1,137 @@
+package readcache
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// pi's read limits (truncate.ts: DEFAULT_MAX_LINES, DEFAULT_MAX_BYTES).
+const (
+	maxLines = 2000
+	maxBytes = 50 * 1024
+)
+
+// formatSize is pi's formatSize. JavaScript's toFixed(1) rounds a tie up,
+// so the digit is computed in integers rather than by strconv (which rounds
+// a tie to even).
+func formatSize(b int) string {
+	switch {
+	case b < 1024:
+		return strconv.Itoa(b) + "B"
+	case b < 1024*1024:
+		n := (int64(b)*10 + 512) / 1024
+		return fmt.Sprintf("%d.%dKB", n/10, n%10)
+	default:
+		n := (int64(b)*10 + 512*1024) / (1024 * 1024)
+		return fmt.Sprintf("%d.%dMB", n/10, n%10)
+	}
+}
+
+// truncateHead is pi's truncateHead with the default limits, over the
+// lines of the selected content (content split on "\n").
+func truncateHead(lines []string) Truncation {
+	content := strings.Join(lines, "\n")
+	t := Truncation{TotalLines: len(lines), TotalBytes: len(content), MaxLines: maxLines, MaxBytes: maxBytes}
+	if len(lines) <= maxLines && len(content) <= maxBytes {
+		t.Content, t.OutputLines, t.OutputBytes = content, len(lines), len(content)
+		return t
+	}
+	t.Truncated = true
+	by := "bytes"
+	t.TruncatedBy = &by
+	if len(lines[0]) > maxBytes {
+		t.FirstLineExceedsLimit = true
+		return t
+	}
+	n, size := 0, 0
+	byLines := true
+	for i := 0; i < len(lines) && i < maxLines; i++ {
+		lb := len(lines[i])
+		if i > 0 {
+			lb++
+		}
+		if size+lb > maxBytes {
+			byLines = false
+			break
+		}
+		n++
+		size += lb
+	}
+	if n >= maxLines && size <= maxBytes {
+		byLines = true
+	}
+	if byLines {
+		by = "lines"
+	}
+	t.Content = strings.Join(lines[:n], "\n")
+	t.OutputLines, t.OutputBytes = n, len(t.Content)
+	return t
+}
+
+// window is a read's lines as pi's read selects them.
+type window struct {
+	start      int  // 0-based first line
+	end        int  // 0-based line after the last
+	userLimit  bool // the caller's limit, not the file's end, chose end
+	totalLines int
+}
+
+// selectWindow is pi's offset/limit arithmetic: offset 0 or absent is the
+// first line; an offset past the last line is pi's error.
+func selectWindow(totalLines int, offset, limit *int) (window, error) {
+	w := window{totalLines: totalLines, end: totalLines}
+	if offset != nil && *offset > 0 {
+		w.start = *offset - 1
+	}
+	if w.start >= totalLines {
+		return w, &Error{Code: CodeOffsetBeyond, Message: fmt.Sprintf("Offset %d is beyond end of file (%d lines total)", *offset, totalLines)}
+	}
+	if limit != nil {
+		w.end = min(w.start+*limit, totalLines)
+		w.userLimit = true
+	}
+	return w, nil
+}
+
+// piText is the text (and details.truncation) pi's read tool returns for
+// lines[w.start:w.end] of a file; path is the tool's path argument, which
+// pi quotes in the notice for a first line over the byte limit.
+func piText(lines []string, w window, path string) (string, *Truncation) {
+	t := truncateHead(lines[w.start:w.end])
+	startDisplay := w.start + 1
+	switch {
+	case t.FirstLineExceedsLimit:
+		return fmt.Sprintf("[Line %d is %s, exceeds %s limit. Use bash: sed -n '%dp' %s | head -c %d]",
+			startDisplay, formatSize(len(lines[w.start])), formatSize(maxBytes), startDisplay, path, maxBytes), &t
+	case t.Truncated:
+		endDisplay := startDisplay + t.OutputLines - 1
+		if *t.TruncatedBy == "lines" {
+			return fmt.Sprintf("%s\n\n[Showing lines %d-%d of %d. Use offset=%d to continue.]",
+				t.Content, startDisplay, endDisplay, w.totalLines, endDisplay+1), &t
+		}
+		return fmt.Sprintf("%s\n\n[Showing lines %d-%d of %d (%s limit). Use offset=%d to continue.]",
+			t.Content, startDisplay, endDisplay, w.totalLines, formatSize(maxBytes), endDisplay+1), &t
+	case w.userLimit && w.end < w.totalLines:
+		return fmt.Sprintf("%s\n\n[%d more lines in file. Use offset=%d to continue.]",
+			t.Content, w.totalLines-w.end, w.end+1), nil
+	}
+	return t.Content, nil
+}
+
+// The markers of §9.1 and the diff header of §9.2.
+func markerUnchanged(total int) string {
+	return fmt.Sprintf("[readcache: unchanged, %d lines]", total)
+}
+
+func markerUnchangedRange(start, end, total int) string {
+	return fmt.Sprintf("[readcache: unchanged in lines %d-%d of %d]", start, end, total)
+}
+
+func markerUnchangedRangeElsewhere(start, end int) string {
+	return fmt.Sprintf("[readcache: unchanged in lines %d-%d; changes exist outside this range]", start, end)
+}
+
+func diffHeader(changed, total int) string {
+	return fmt.Sprintf("[readcache: %d lines changed of %d]\n", changed, total)
+}
