@@ -1,0 +1,146 @@
+package diff
+
+import "strings"
+
+// pollEvery is how many units of work (lines indexed, compared or
+// extended) the diff does between two calls of Options.Cancel.
+const pollEvery = 1 << 14
+
+// side is one input split into lines.
+type side struct {
+	text string
+	// off[i] is where line i starts; off[n] is len(text). Line i is
+	// text[off[i]:off[i+1]], its "\n" included (the last line may lack it).
+	off []int32
+	// changed[i+1] tells whether line i is deleted (old side) or inserted
+	// (new side); changed[0] and changed[n+1] are false sentinels.
+	changed []bool
+}
+
+func splitLines(s string) side {
+	n := strings.Count(s, "\n")
+	if len(s) > 0 && s[len(s)-1] != '\n' {
+		n++
+	}
+	off := make([]int32, 0, n+1)
+	off = append(off, 0)
+	for p := 0; p < len(s); {
+		i := strings.IndexByte(s[p:], '\n')
+		if i < 0 {
+			p = len(s)
+		} else {
+			p += i + 1
+		}
+		off = append(off, int32(p))
+	}
+	return side{text: s, off: off, changed: make([]bool, n+2)}
+}
+
+// n is the number of lines.
+func (s *side) n() int { return len(s.off) - 1 }
+
+// line is line i with its "\n" (if any).
+func (s *side) line(i int) string { return s.text[s.off[i]:s.off[i+1]] }
+
+// differ holds one diff's state.
+type differ struct {
+	old, new side
+	// pre is the number of common lines trimmed at the start; the lines
+	// diffed are old[pre:pre+len(a)] and new[pre:pre+len(b)].
+	pre int
+	// a and b are the ids of the lines diffed (equal lines, equal ids).
+	a, b []int32
+	// cnt, head (per id) and next (per line of a) index the old side's
+	// region being split by the histogram diff: how often the id occurs
+	// there, where first, and where the same id occurs next (-1: nowhere).
+	// cnt is zero for every id between two regions.
+	cnt, head, next []int32
+	// v is Myers' work space.
+	v []int32
+
+	cancel func() bool
+	work   int
+}
+
+func newDiffer(a, b string, cancel func() bool) *differ {
+	return &differ{old: splitLines(a), new: splitLines(b), cancel: cancel}
+}
+
+// tick counts w units of work and polls the cancel function every
+// pollEvery units; it reports whether the diff was cancelled.
+func (d *differ) tick(w int) bool {
+	d.work += w
+	if d.work < pollEvery {
+		return false
+	}
+	d.work = 0
+	return d.cancel != nil && d.cancel()
+}
+
+// run marks the changed lines of both sides.
+func (d *differ) run() error {
+	n, m := d.old.n(), d.new.n()
+	pre := 0
+	for pre < n && pre < m && d.old.line(pre) == d.new.line(pre) {
+		pre++
+	}
+	suf := 0
+	for suf < n-pre && suf < m-pre && d.old.line(n-1-suf) == d.new.line(m-1-suf) {
+		suf++
+	}
+	d.pre = pre
+	if d.tick(pre + suf) {
+		return ErrCancelled
+	}
+	d.intern(pre, n-suf, m-suf)
+	if err := d.histogram(region{0, int32(len(d.a)), 0, int32(len(d.b))}); err != nil {
+		return err
+	}
+	d.shiftBoundaries()
+	return nil
+}
+
+// intern gives the lines old[pre:endA] and new[pre:endB] ids: equal lines,
+// equal ids, numbered from 0 in order of first appearance.
+func (d *differ) intern(pre, endA, endB int) {
+	d.a = make([]int32, endA-pre)
+	d.b = make([]int32, endB-pre)
+	ids := make(map[string]int32, len(d.a))
+	for i := range d.a {
+		l := d.old.line(pre + i)
+		id, ok := ids[l]
+		if !ok {
+			id = int32(len(ids))
+			ids[l] = id
+		}
+		d.a[i] = id
+	}
+	for i := range d.b {
+		l := d.new.line(pre + i)
+		id, ok := ids[l]
+		if !ok {
+			// Lines only in b get ids too: cnt must be indexable by them.
+			id = int32(len(ids))
+			ids[l] = id
+		}
+		d.b[i] = id
+	}
+	d.cnt = make([]int32, len(ids))
+	d.head = make([]int32, len(ids))
+	d.next = make([]int32, len(d.a))
+}
+
+// markA and markB mark a[lo:hi] deleted and b[lo:hi] inserted.
+func (d *differ) markA(lo, hi int32) {
+	c := d.old.changed[d.pre+1:]
+	for i := lo; i < hi; i++ {
+		c[i] = true
+	}
+}
+
+func (d *differ) markB(lo, hi int32) {
+	c := d.new.changed[d.pre+1:]
+	for i := lo; i < hi; i++ {
+		c[i] = true
+	}
+}
