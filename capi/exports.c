@@ -52,6 +52,18 @@ FSCACHE_EXPORT char *fscache_list_workspace(const char *options_json, const vola
 	CALL(char *, fscache_go_list_workspace(OPT(options_json), FLAG(cancel)));
 }
 
+FSCACHE_EXPORT char *fscache_read_cache(const char *options_json, const volatile int32_t *cancel) {
+	CALL(char *, fscache_go_read_cache(OPT(options_json), FLAG(cancel)));
+}
+
+FSCACHE_EXPORT char *fscache_read_cache_resolve(const char *options_json) {
+	CALL(char *, fscache_go_read_cache_resolve(OPT(options_json)));
+}
+
+FSCACHE_EXPORT char *fscache_read_cache_store(const char *options_json) {
+	CALL(char *, fscache_go_read_cache_store(OPT(options_json)));
+}
+
 FSCACHE_EXPORT void fscache_invalidate(const char *path_or_null) { CALL_VOID(fscache_go_invalidate(OPT(path_or_null))); }
 
 FSCACHE_EXPORT char *fscache_cache_stats(void) { CALL(char *, fscache_go_cache_stats()); }

@@ -22,11 +22,13 @@ import (
 // returns a document and checks its bytes against the header's list.
 
 // layoutKey is one key of a layout: its name, whether it may be absent, and
-// the layout of its array's elements ("" when not checked further).
+// the layout of its array's elements, or of its object ("" when not checked
+// further).
 type layoutKey struct {
 	name     string
 	optional bool
 	elem     string
+	object   bool // elem is the layout of the value itself, an object
 }
 
 // headerLayouts reads the "Result layout" list of include/fscache.h.
@@ -44,22 +46,36 @@ func headerLayouts(t *testing.T) map[string][]layoutKey {
 	text = text[start:]
 	text = text[:strings.Index(text, "\n *\n")]
 	entry := regexp.MustCompile(`(?m)^ \*     (\w+) +\{([^}]*)\}`)
-	item := regexp.MustCompile(`^(\[)?(\w+)(?:: \[(\w+)\])?(\])?$`)
+	// name, name: [Elem], name: Object; each optional in brackets.
+	item := regexp.MustCompile(`^(\w+)(?:: (?:\[(\w+)\]|(\w+)))?$`)
 	layouts := map[string][]layoutKey{}
 	for _, m := range entry.FindAllStringSubmatch(text, -1) {
 		body := regexp.MustCompile(`\s*\n \*\s+`).ReplaceAllString(m[2], " ")
 		var keys []layoutKey
 		for _, it := range strings.Split(body, ", ") {
-			p := item.FindStringSubmatch(strings.TrimSpace(it))
-			if p == nil || (p[1] == "[") != (p[4] == "]") {
+			it = strings.TrimSpace(it)
+			optional := strings.HasPrefix(it, "[")
+			if optional {
+				if !strings.HasSuffix(it, "]") {
+					t.Fatalf("fscache.h, layout of %s: cannot read %q", m[1], it)
+				}
+				it = it[1 : len(it)-1]
+			}
+			p := item.FindStringSubmatch(it)
+			if p == nil {
 				t.Fatalf("fscache.h, layout of %s: cannot read %q", m[1], it)
 			}
-			keys = append(keys, layoutKey{name: p[2], optional: p[1] == "[", elem: p[3]})
+			k := layoutKey{name: p[1], optional: optional, elem: p[2]}
+			if p[3] != "" {
+				k.elem, k.object = p[3], true
+			}
+			keys = append(keys, k)
 		}
 		layouts[m[1]] = keys
 	}
 	for _, want := range []string{"error", "GlobResult", "GlobMatch", "FuzzyFindResult", "FuzzyFindMatch",
-		"GrepResult", "GrepMatch", "ContextLine", "ListWorkspaceResult", "WorkspaceEntry", "CacheStats"} {
+		"GrepResult", "GrepMatch", "ContextLine", "ListWorkspaceResult", "WorkspaceEntry", "CacheStats",
+		"ReadCacheResult", "ReadCacheTruncation", "ReadCacheMeta", "ReadCacheResolved", "ReadCacheStoreInfo"} {
 		if _, ok := layouts[want]; !ok {
 			t.Fatalf("fscache.h's result layout has no %s", want)
 		}
@@ -130,7 +146,10 @@ func (c *layoutChecker) check(where, name string, n *node) {
 			return
 		}
 		c.seen[name+"."+k] = true
-		if e := layout[i].elem; e != "" {
+		switch e := layout[i].elem; {
+		case e != "" && layout[i].object:
+			c.check(where+"."+k, e, n.vals[j])
+		case e != "":
 			for x, el := range n.vals[j].vals {
 				c.check(fmt.Sprintf("%s.%s[%d]", where, k, x), e, el)
 			}
@@ -191,8 +210,8 @@ func take(p unsafe.Pointer) []byte {
 }
 
 // document runs the exported function of the operation op ("glob",
-// "fuzzyFind", "grep", "listWorkspace") on the options js and returns its
-// document.
+// "fuzzyFind", "grep", "listWorkspace", "readCache", "readCacheResolve",
+// "readCacheStore") on the options js and returns its document.
 func document(op, js string) []byte {
 	o := cBytes([]byte(js))
 	defer cFree(unsafe.Pointer(o))
@@ -205,6 +224,12 @@ func document(op, js string) []byte {
 		return take(unsafe.Pointer(fscache_go_grep(o, nil, nil, nil)))
 	case "listWorkspace":
 		return take(unsafe.Pointer(fscache_go_list_workspace(o, nil)))
+	case "readCache":
+		return take(unsafe.Pointer(fscache_go_read_cache(o, nil)))
+	case "readCacheResolve":
+		return take(unsafe.Pointer(fscache_go_read_cache_resolve(o)))
+	case "readCacheStore":
+		return take(unsafe.Pointer(fscache_go_read_cache_store(o)))
 	}
 	panic("no operation " + op)
 }

@@ -14,6 +14,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"math"
 	"os"
 	"reflect"
 	"regexp"
@@ -22,6 +23,7 @@ import (
 
 	"github.com/fscache/fscache/core"
 	"github.com/fscache/fscache/internal/engine"
+	"github.com/fscache/fscache/internal/readcache"
 )
 
 type schemaField struct {
@@ -53,8 +55,8 @@ func loadSchema(t *testing.T) []schemaInterface {
 	if err := dec.Decode(&s); err != nil {
 		t.Fatalf("schema/options.json: %v", err)
 	}
-	if len(s.Interfaces) != 4 {
-		t.Fatalf("schema/options.json: %d interfaces, want 4", len(s.Interfaces))
+	if len(s.Interfaces) != 7 {
+		t.Fatalf("schema/options.json: %d interfaces, want 7", len(s.Interfaces))
 	}
 	return s.Interfaces
 }
@@ -92,18 +94,30 @@ func wantGoType(f schemaField) string {
 		return "FileType"
 	case "GrepOutputMode":
 		return "GrepMode"
+	case "integer":
+		return "*int"
+	case "size":
+		return "int64"
+	case "StringMap":
+		return "map[string]string"
+	case "StringArray":
+		return "[]string"
 	}
 	return "?" + f.Type
 }
 
 func goTypeName(t reflect.Type) string {
-	if t.Kind() == reflect.Pointer {
+	switch t.Kind() {
+	case reflect.Pointer:
 		return "*" + goTypeName(t.Elem())
+	case reflect.Map, reflect.Slice:
+		return t.String()
 	}
 	return t.Name()
 }
 
-// exportedFields lists the exported fields of t, through embedded structs.
+// exportedFields lists the exported fields of t, through embedded structs
+// (whose own names are not listed).
 func exportedFields(t reflect.Type) []string {
 	var out []string
 	for i := range t.NumField() {
@@ -111,27 +125,38 @@ func exportedFields(t reflect.Type) []string {
 		if !f.IsExported() {
 			continue
 		}
-		out = append(out, f.Name)
 		if f.Anonymous && f.Type.Kind() == reflect.Struct {
 			out = append(out, exportedFields(f.Type)...)
+			continue
 		}
+		out = append(out, f.Name)
 	}
 	return out
 }
 
 var (
+	// The read cache's engine options are what capi decodes into:
+	// readcache's structs, with the timeout beside them.
 	engineOptions = map[string]reflect.Type{
-		"GlobOptions":          reflect.TypeFor[engine.GlobOptions](),
-		"FuzzyFindOptions":     reflect.TypeFor[engine.FuzzyFindOptions](),
-		"GrepOptions":          reflect.TypeFor[engine.GrepOptions](),
-		"ListWorkspaceOptions": reflect.TypeFor[engine.ListWorkspaceOptions](),
+		"GlobOptions":             reflect.TypeFor[engine.GlobOptions](),
+		"FuzzyFindOptions":        reflect.TypeFor[engine.FuzzyFindOptions](),
+		"GrepOptions":             reflect.TypeFor[engine.GrepOptions](),
+		"ListWorkspaceOptions":    reflect.TypeFor[engine.ListWorkspaceOptions](),
+		"ReadCacheOptions":        reflect.TypeFor[readCacheOptions](),
+		"ReadCacheResolveOptions": reflect.TypeFor[readcache.ResolveOptions](),
+		"ReadCacheStoreOptions":   reflect.TypeFor[readCacheStoreOptions](),
 	}
+	// ReadCacheStoreOptions has no public struct: core.ReadCacheStore
+	// takes the directory itself.
 	publicOptions = map[string]reflect.Type{
-		"GlobOptions":          reflect.TypeFor[core.GlobOptions](),
-		"FuzzyFindOptions":     reflect.TypeFor[core.FuzzyFindOptions](),
-		"GrepOptions":          reflect.TypeFor[core.GrepOptions](),
-		"ListWorkspaceOptions": reflect.TypeFor[core.ListWorkspaceOptions](),
+		"GlobOptions":             reflect.TypeFor[core.GlobOptions](),
+		"FuzzyFindOptions":        reflect.TypeFor[core.FuzzyFindOptions](),
+		"GrepOptions":             reflect.TypeFor[core.GrepOptions](),
+		"ListWorkspaceOptions":    reflect.TypeFor[core.ListWorkspaceOptions](),
+		"ReadCacheOptions":        reflect.TypeFor[core.ReadCacheOptions](),
+		"ReadCacheResolveOptions": reflect.TypeFor[core.ReadCacheResolveOptions](),
 	}
+	noPublicStruct = map[string]bool{"ReadCacheStoreOptions": true}
 )
 
 // TestSchemaGoStructs: internal/engine's and the public package's option
@@ -142,7 +167,9 @@ func TestSchemaGoStructs(t *testing.T) {
 		for side, types := range map[string]map[string]reflect.Type{"engine": engineOptions, "fscache": publicOptions} {
 			st := types[it.Name]
 			if st == nil {
-				t.Errorf("%s.%s: no such struct", side, it.Name)
+				if side != "fscache" || !noPublicStruct[it.Name] {
+					t.Errorf("%s.%s: no such struct", side, it.Name)
+				}
 				continue
 			}
 			known := map[string]bool{}
@@ -180,6 +207,11 @@ var decoders = map[string]func(string) (any, error){
 	"FuzzyFindOptions":     func(js string) (any, error) { return decodeFuzzy(js, nil) },
 	"GrepOptions":          func(js string) (any, error) { return decodeGrep(js, nil) },
 	"ListWorkspaceOptions": func(js string) (any, error) { return decodeListWorkspace(js, nil) },
+	"ReadCacheOptions":     func(js string) (any, error) { return decodeReadCache(js, nil) },
+	"ReadCacheResolveOptions": func(js string) (any, error) {
+		return decodeReadCacheResolve(js)
+	},
+	"ReadCacheStoreOptions": func(js string) (any, error) { return decodeReadCacheStore(js) },
 }
 
 // requiredJSON is a valid value for each required field.
@@ -218,6 +250,8 @@ func fieldValue(v reflect.Value, name string) any {
 		f = f.Elem()
 	}
 	switch f.Kind() {
+	case reflect.Map, reflect.Slice:
+		return f.Interface()
 	case reflect.Int, reflect.Int64, reflect.Uint8, reflect.Uint32:
 		if f.CanInt() {
 			return f.Int()
@@ -274,6 +308,7 @@ func TestSchemaDecode(t *testing.T) {
 				}
 			}
 			var valid, want, wrong any
+			var more [][2]any // further valid values and what the engine gets
 			switch f.Type {
 			case "string":
 				valid, want, wrong = "v", "v", 1
@@ -285,21 +320,50 @@ func TestSchemaDecode(t *testing.T) {
 				valid, want, wrong = 2, int64(2), "dir"
 			case "GrepOutputMode":
 				valid, want, wrong = "count", modes["count"], 1
+			case "integer":
+				valid, want, wrong = 7.9, int64(7), "7"
+				more = [][2]any{{0, int64(0)}, {-3, int64(-3)}, {-2.5, int64(-2)}, {1e12, int64(math.MaxInt32)}, {-1e12, int64(math.MinInt32)}}
+			case "size":
+				valid, want, wrong = 7.9, int64(7), "7"
+				more = [][2]any{{0, int64(0)}, {1e300, int64(1 << 53)}, {1 << 40, int64(1 << 40)}}
+			case "StringMap":
+				valid, want, wrong = map[string]any{"full": "h1", "r:1:2": "h2"}, map[string]string{"full": "h1", "r:1:2": "h2"}, []any{"h"}
+				more = [][2]any{{map[string]any{}, map[string]string{}}}
+			case "StringArray":
+				valid, want, wrong = []any{"*.pem", ".env*"}, []string{"*.pem", ".env*"}, "*.pem"
+				more = [][2]any{{[]any{}, []string{}}}
 			default:
 				t.Fatalf("%s: unknown type %q", where, f.Type)
 			}
-			v, err := decodeWith(t, it, with(valid))
-			if err != nil {
-				t.Errorf("%s = %v: %v", where, valid, err)
-			} else if got := fieldValue(v, f.Name); got != want {
-				t.Errorf("%s = %v: engine field %s = %v (%T), want %v", where, valid, goName(f.Name), got, got, want)
+			for _, vw := range append([][2]any{{valid, want}}, more...) {
+				v, err := decodeWith(t, it, with(vw[0]))
+				if err != nil {
+					t.Errorf("%s = %v: %v", where, vw[0], err)
+				} else if got := fieldValue(v, f.Name); !reflect.DeepEqual(got, vw[1]) {
+					t.Errorf("%s = %v: engine field %s = %#v (%T), want %#v", where, vw[0], goName(f.Name), got, got, vw[1])
+				}
 			}
 			if _, err := decodeWith(t, it, with(wrong)); err == nil || !strings.HasPrefix(err.Error(), where+": ") {
 				t.Errorf("%s = %#v: error %v, want one naming %s", where, wrong, err, where)
 			}
-			if f.Type == "number" {
+			if f.Type == "number" || f.Type == "size" {
 				if _, err := decodeWith(t, it, with(-1)); err == nil || !strings.HasPrefix(err.Error(), where+": ") {
 					t.Errorf("%s = -1: error %v, want one naming %s", where, err, where)
+				}
+			}
+			// The elements of a map or an array are strings.
+			var badElem any
+			switch f.Type {
+			case "StringMap":
+				badElem = map[string]any{"full": 1}
+			case "StringArray":
+				badElem = []any{"a", 1}
+			case "string":
+				badElem = "a\x00b"
+			}
+			if badElem != nil {
+				if _, err := decodeWith(t, it, with(badElem)); err == nil || !strings.HasPrefix(err.Error(), where+": ") {
+					t.Errorf("%s = %#v: error %v, want one naming %s", where, badElem, err, where)
 				}
 			}
 		}
@@ -326,32 +390,21 @@ func defaultText(f schemaField, mode string) string {
 // true", "default 100", "default ModeContent").
 func TestSchemaPublicDocs(t *testing.T) {
 	fset := token.NewFileSet()
-	file, err := parser.ParseFile(fset, "../core/ops.go", nil, parser.ParseComments)
-	if err != nil {
-		t.Fatal(err)
-	}
 	docs := map[string]map[string]string{} // struct -> field -> doc
-	ast.Inspect(file, func(n ast.Node) bool {
-		ts, ok := n.(*ast.TypeSpec)
-		if !ok {
-			return true
+	for _, name := range []string{"../core/ops.go", "../core/readcache.go"} {
+		file, err := parser.ParseFile(fset, name, nil, parser.ParseComments)
+		if err != nil {
+			t.Fatal(err)
 		}
-		st, ok := ts.Type.(*ast.StructType)
-		if !ok {
-			return false
-		}
-		docs[ts.Name.Name] = map[string]string{}
-		for _, f := range st.Fields.List {
-			for _, name := range f.Names {
-				docs[ts.Name.Name][name.Name] = f.Doc.Text()
-			}
-		}
-		return false
-	})
+		collectFieldDocs(file, docs)
+	}
 	for _, it := range loadSchema(t) {
+		if noPublicStruct[it.Name] {
+			continue
+		}
 		fields, ok := docs[it.Name]
 		if !ok {
-			t.Errorf("core/ops.go declares no %s", it.Name)
+			t.Errorf("core declares no %s", it.Name)
 			continue
 		}
 		for _, f := range it.Fields {
@@ -369,6 +422,28 @@ func TestSchemaPublicDocs(t *testing.T) {
 	}
 }
 
+// collectFieldDocs records the doc comment of each field of each struct
+// type of file in docs (struct -> field -> doc).
+func collectFieldDocs(file *ast.File, docs map[string]map[string]string) {
+	ast.Inspect(file, func(n ast.Node) bool {
+		ts, ok := n.(*ast.TypeSpec)
+		if !ok {
+			return true
+		}
+		st, ok := ts.Type.(*ast.StructType)
+		if !ok {
+			return false
+		}
+		docs[ts.Name.Name] = map[string]string{}
+		for _, f := range st.Fields.List {
+			for _, name := range f.Names {
+				docs[ts.Name.Name][name.Name] = f.Doc.Text()
+			}
+		}
+		return false
+	})
+}
+
 // TestSchemaHeader: include/fscache.h's option tables list, for each C
 // function, the schema's fields (signal aside) in order, with their JSON
 // type and "required", the default, or "-".
@@ -378,7 +453,7 @@ func TestSchemaHeader(t *testing.T) {
 		t.Fatal(err)
 	}
 	heading := regexp.MustCompile(`^ \*   (fscache_\w+), (\w+Options):$`)
-	row := regexp.MustCompile(`^ \*     (\w+) +(string|bool|number) +(\S.*)$`)
+	row := regexp.MustCompile(`^ \*     (\w+) +(string|bool|number|object|array) +(\S.*)$`)
 	tables := map[string][]string{} // "fscache_glob, GlobOptions" -> rows
 	var cur string
 	for _, line := range strings.Split(string(b), "\n") {
@@ -394,7 +469,8 @@ func TestSchemaHeader(t *testing.T) {
 		cur = ""
 	}
 	jsonType := map[string]string{"string": "string", "boolean": "bool", "number": "number",
-		"FileType": "number", "GrepOutputMode": "string"}
+		"FileType": "number", "GrepOutputMode": "string", "integer": "number", "size": "number",
+		"StringMap": "object", "StringArray": "array"}
 	for _, it := range loadSchema(t) {
 		key := it.C + ", " + it.Name
 		got, ok := tables[key]
@@ -421,7 +497,7 @@ func TestSchemaHeader(t *testing.T) {
 			t.Errorf("fscache.h, %s:\n got %q\nwant %q", key, got, want)
 		}
 	}
-	if len(tables) != 4 {
-		t.Errorf("fscache.h has %d option tables, want 4", len(tables))
+	if len(tables) != 7 {
+		t.Errorf("fscache.h has %d option tables, want 7", len(tables))
 	}
 }

@@ -1,7 +1,9 @@
 /*
  * fscache.h - the C ABI of fscache: cached filesystem discovery and search
  * for coding agents: glob, fuzzy find, grep, listWorkspace (pi-natives
- * 18.2), scan-cache invalidation and statistics.
+ * 18.2), scan-cache invalidation and statistics; and the read cache
+ * (fscache's own): a read tool's answer as a marker or a diff when the
+ * model has seen the file.
  *
  * Conventions shared by every function below
  * -------------------------------------------
@@ -13,7 +15,8 @@
  *   camelCase fields of the matching TypeScript options interface of
  *   @oh-my-pi/pi-natives (GlobOptions, FuzzyFindOptions, GrepOptions, and
  *   18.2's ListWorkspaceOptions), e.g.
- *   {"pattern":"*.go","path":"src","maxResults":10}. `signal` is ignored here:
+ *   {"pattern":"*.go","path":"src","maxResults":10}, and of fscache's own
+ *   ReadCacheOptions, ReadCacheResolveOptions and ReadCacheStoreOptions. `signal` is ignored here:
  *   cancellation goes through the `cancel` argument. The library only reads
  *   `options_json` during the call and keeps no pointer to it; the caller
  *   keeps ownership.
@@ -26,6 +29,13 @@
  *   (symlink) and a mode other than "content", "count" or
  *   "filesWithMatches" are invalid_options errors. Fractions are truncated
  *   and larger numbers read as 4294967295 (timeoutMs: 2147483647).
+ *   The read cache's options differ: offset and limit may be 0 or
+ *   negative (passed on, the read cache validates them; fractions
+ *   truncated toward zero, clamped to the int32 range); maxFileBytes,
+ *   storeMaxBytes and storeMaxAgeSeconds are non-negative, read up to
+ *   2^53, 0 meaning the default; bases is an object whose values are
+ *   strings ({"full": "<sha256>", "r:3:9": "<sha256>"}); exclude an array
+ *   of strings ([] excludes nothing; absent: the defaults).
  *   (schema/options.json holds the same table; capi's tests check this one
  *   against it.)
  *   fscache_glob, GlobOptions:
@@ -74,6 +84,27 @@
  *     gitignore           bool    true
  *     collectAgentsMd     bool    false
  *     timeoutMs           number  -
+ *   fscache_read_cache, ReadCacheOptions:
+ *     path                string  required
+ *     cwd                 string  -
+ *     offset              number  -
+ *     limit               number  -
+ *     pathKey             string  -
+ *     bases               object  -
+ *     storeDir            string  -
+ *     noStore             bool    false
+ *     exclude             array   -
+ *     maxFileBytes        number  -
+ *     storeMaxBytes       number  -
+ *     storeMaxAgeSeconds  number  -
+ *     timeoutMs           number  -
+ *   fscache_read_cache_resolve, ReadCacheResolveOptions:
+ *     path                string  required
+ *     cwd                 string  -
+ *     offset              number  -
+ *     limit               number  -
+ *   fscache_read_cache_store, ReadCacheStoreOptions:
+ *     dir                 string  required
  *
  * Results: every function returning `char *` (but
  *   fscache_debug_goroutine_stacks, which returns plain text) returns a newly
@@ -83,7 +114,8 @@
  *     {"ok": <result>}
  *     {"error": {"code": "<code>", "message": "<message>"}}
  *   where <result> has the shape of GlobResult / FuzzyFindResult /
- *   GrepResult / ListWorkspaceResult (and CacheStats for
+ *   GrepResult / ListWorkspaceResult / ReadCacheResult /
+ *   ReadCacheResolved / ReadCacheStoreInfo (and CacheStats for
  *   fscache_cache_stats, which never fails).
  *   Error codes and the start of their messages (fscache_list_workspace's
  *   first two read "Native directory scan failed for <path>: ..." instead):
@@ -97,13 +129,24 @@
  *                      a missing required field, NUL byte, ...)
  *     internal         an unexpected failure (a recovered panic, for one);
  *                      the library stays usable
+ *   and the read cache's own (fscache_read_cache*; their messages name the
+ *   problem, pi's read's own message where it has one):
+ *     invalid_range      a "path:start-end" suffix that is not a valid range
+ *                        (":0", ":5-3")
+ *     offset_beyond_eof  "Offset <n> is beyond end of file (<m> lines total)"
+ *     not_regular        a FIFO, socket or device (never opened)
+ *     cancelled          the cancel flag was raised (where the other calls
+ *                        say "aborted"); timeoutMs still gives "timeout"
+ *     store              the object store's directory is refused (a
+ *                        symlink, foreign-owned, or group/other-writable);
+ *                        the message names it
  *
  * Result layout: the bytes of a document are part of this ABI, not only
  *   the JSON value: a caller may rely on them (the Node addon does). A
  *   document is compact JSON (no space or line break outside strings);
  *   "ok" or "error" is its only key; every object's keys come in the order
  *   listed here ([key] marks one that may be absent; `: [T]` an array of
- *   T). Hence a result of fscache_glob, fscache_fuzzy_find or fscache_grep
+ *   T; `: T` an object of layout T). Hence a result of fscache_glob, fscache_fuzzy_find or fscache_grep
  *   begins with exactly these 18 bytes: {"ok":{"matches":[
  *   Documents are ASCII (other characters written as \u escapes), but for
  *   fscache_cache_stats' (UTF-8). on_match gets GlobMatch and GrepMatch
@@ -123,6 +166,17 @@
  *     ListWorkspaceResult {entries: [WorkspaceEntry], agentsMdFiles,
  *                          truncated}
  *     WorkspaceEntry      {path, fileType, mtime, [size]}
+ *     ReadCacheResult     {mode, [reason], pathKey, absPath, path, [offset],
+ *                          [limit], text, [truncation: ReadCacheTruncation],
+ *                          [meta: ReadCacheMeta], [storeError]}
+ *     ReadCacheTruncation {content, truncated, truncatedBy, totalLines,
+ *                          totalBytes, outputLines, outputBytes,
+ *                          lastLinePartial, firstLineExceedsLimit, maxLines,
+ *                          maxBytes}
+ *     ReadCacheMeta       {v, pathKey, scopeKey, servedHash, [baseHash], mode,
+ *                          totalLines, rangeStart, rangeEnd, bytes}
+ *     ReadCacheResolved   {pathKey, absPath, path, [offset], [limit]}
+ *     ReadCacheStoreInfo  {dir, objects, bytes}
  *     CacheStats          {entries, watchedEntries, rootsWatched, watches,
  *                          watching, [watchOff], fallbacks, fallbackRoots,
  *                          hits, eventsApplied, refreshes, refreshEntries,
@@ -152,7 +206,10 @@
  *   expired before the call starts (as in the reference).
  *
  * Threads: every function may be called from any thread, concurrently. The
- *   only shared state is the process-wide scan cache, which is thread-safe.
+ *   only shared state is the process-wide scan cache, which is thread-safe,
+ *   and the read cache's object stores on disk, which any number of threads
+ *   and processes may share (objects are written to a temporary file and
+ *   renamed into place).
  *   Calls block the calling thread until they finish.
  *
  * Signals (Linux; Windows has none; macOS below): the library leaves the
@@ -285,6 +342,71 @@ char *fscache_list_workspace(const char *options_json, const volatile int32_t *c
 void fscache_invalidate(const char *path_or_null);
 
 /*
+ * The read cache (fscache's own; not in pi-natives): answers a coding
+ * agent's read tool call for the file options.path names as pi's read tool
+ * (@mariozechner/pi-coding-agent) would, or, when the caller trusts that
+ * the model has seen that scope of the file (options.bases: scope key ->
+ * sha256 of the content seen, for the file options.pathKey), with a marker
+ * ("[readcache: unchanged, <n> lines]", "[readcache: unchanged in lines
+ * <a>-<b> of <n>]") or a unified diff ("[readcache: <k> lines changed of
+ * <n>]" and the diff). It keeps the content in a content-addressed object
+ * store (options.storeDir, default <cwd>/.pi/readcache; directory 0700;
+ * bounded by storeMaxBytes and storeMaxAgeSeconds) to diff against later.
+ * It keeps no session state: what the model has seen is the caller's to
+ * say, from the meta of earlier results.
+ * options_json: ReadCacheOptions as JSON (borrowed; see "Options"): path
+ * as the model gave it (a leading "@", "~", unicode spaces and a
+ * "path:start-end" suffix are handled as pi does), cwd (absolute; default
+ * the process's), offset and limit (pi's; any integer is passed on and
+ * validated here).
+ * cancel: optional flag (borrowed; read from other threads while the call
+ * runs, so it must stay valid until the call returns); a non-zero value
+ * ends the call with the "cancelled" error and nothing written. timeoutMs
+ * ends it with "timeout" ("Aborted: Timeout").
+ * Runs on the calling thread (the read on a library thread); no callback.
+ * Returns {"ok": ReadCacheResult} (see "Result layout"): mode is "full",
+ * "unchanged", "unchanged_range", "diff", "full_fallback" or "baseline"
+ * (the caller's own read tool must answer: an image, a binary, invalid
+ * UTF-8, too large, excluded, not found, a directory; text is then "" and
+ * reason says why; reason also says why a full_fallback was served);
+ * pathKey, absPath, path, offset and limit are the read's after the path's
+ * normalisation; text is the tool's text (UTF-8 in the JSON string);
+ * truncation is pi's details.truncation where pi's read sets it (truncatedBy
+ * is "lines", "bytes" or null); meta is the details.readcache record to keep
+ * (every mode but baseline); storeError says why the store was not used
+ * (the read was served without it). Or an error envelope: invalid_options,
+ * invalid_range, offset_beyond_eof, not_regular, cancelled, timeout,
+ * internal. The caller owns the string and frees it with fscache_free().
+ */
+char *fscache_read_cache(const char *options_json, const volatile int32_t *cancel);
+
+/*
+ * Resolves a read's path and range as fscache_read_cache does, without
+ * reading the file (for a refresh command that must name the same scope).
+ * options_json: ReadCacheResolveOptions as JSON (borrowed): path, cwd,
+ * offset, limit as for fscache_read_cache. Runs on the calling thread; no
+ * cancellation (it does not read files, only resolves the path's links).
+ * Returns {"ok": ReadCacheResolved}: pathKey (the real path when the file
+ * exists, else absPath), absPath, path (without a parsed ":start-end"
+ * suffix), offset and limit (after the suffix was parsed; absent when
+ * none), UTF-8; or an error envelope (invalid_options, invalid_range,
+ * internal). The caller owns the string and frees it with fscache_free().
+ */
+char *fscache_read_cache_resolve(const char *options_json);
+
+/*
+ * Describes the read cache's object store in options.dir (the directory
+ * fscache_read_cache's storeDir names). options_json:
+ * ReadCacheStoreOptions as JSON (borrowed). Runs on the calling thread.
+ * Returns {"ok": ReadCacheStoreInfo}: dir, objects (their number), bytes
+ * (their total size); or an error envelope: "store" when the directory is
+ * refused (a symlink, foreign-owned, group/other-writable; the message
+ * names it), invalid_options, internal. The caller owns the string and
+ * frees it with fscache_free().
+ */
+char *fscache_read_cache_store(const char *options_json);
+
+/*
  * Statistics of the process-wide scan cache (an fscache addition; not in
  * pi-natives). Returns {"ok": {...}} as UTF-8 JSON, owned by the caller,
  * freed with fscache_free(); NULL only when out of memory. Fields:
@@ -318,8 +440,9 @@ char *fscache_cache_stats(void);
 
 /*
  * Releases a string returned by fscache_glob, fscache_fuzzy_find,
- * fscache_grep, fscache_list_workspace, fscache_cache_stats or
- * fscache_debug_goroutine_stacks. NULL is a no-op. Freeing any other
+ * fscache_grep, fscache_list_workspace, fscache_read_cache,
+ * fscache_read_cache_resolve, fscache_read_cache_store, fscache_cache_stats
+ * or fscache_debug_goroutine_stacks. NULL is a no-op. Freeing any other
  * pointer, or the same one twice, is undefined behaviour. Any thread may call it. On Linux a large
  * result (256 KiB or more) is a mapping of its own, and the library keeps
  * up to 8 freed ones (32 MiB at most) to reuse for later results, already

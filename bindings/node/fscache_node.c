@@ -11,6 +11,9 @@
  *   fuzzyFind(optionsJson, token?)        -> Promise<FuzzyFindResult>
  *   grep(optionsJson, onMatch?, token?)   -> Promise<GrepResult>
  *   listWorkspace(optionsJson, token?)    -> Promise<ListWorkspaceResult>
+ *   readCache(optionsJson, token?)        -> Promise<ReadCacheResult>
+ *   readCacheResolve(optionsJson)         -> Promise<ReadCacheResolved>
+ *   readCacheStore(optionsJson)           -> Promise<ReadCacheStoreInfo>
  *   invalidate(path?)                     -> undefined (synchronous)
  *   cacheStats()                          -> JSON string (synchronous)
  *   createCancelToken()                   -> opaque token
@@ -388,7 +391,7 @@ static napi_value js_cancel(napi_env env, napi_callback_info info) {
 /* ------------------------------------------------------------------------ */
 /* Calls                                                                     */
 
-typedef enum { OP_GLOB, OP_FUZZY, OP_GREP, OP_LIST } op_kind;
+typedef enum { OP_GLOB, OP_FUZZY, OP_GREP, OP_LIST, OP_READ, OP_RESOLVE, OP_STORE } op_kind;
 
 typedef struct call call;
 
@@ -654,6 +657,9 @@ static void execute(napi_env env, void *data) {
     case OP_FUZZY: c->result = fscache_fuzzy_find(c->options, cancel); break;
     case OP_GREP: c->result = fscache_grep(c->options, cb, c, cancel); break;
     case OP_LIST: c->result = fscache_list_workspace(c->options, cancel); break;
+    case OP_READ: c->result = fscache_read_cache(c->options, cancel); break;
+    case OP_RESOLVE: c->result = fscache_read_cache_resolve(c->options); break;
+    case OP_STORE: c->result = fscache_read_cache_store(c->options); break;
   }
   list_remove(c);
   if (streaming) {
@@ -862,13 +868,14 @@ static void tsfn_finalize(napi_env env, void *data, void *hint) {
   call_release(env, c);
 }
 
-/* glob/grep(optionsJson, onMatch?, token?), fuzzyFind(optionsJson, token?) */
+/* glob/grep(optionsJson, onMatch?, token?), fuzzyFind/listWorkspace/readCache(optionsJson, token?),
+ * readCacheResolve/readCacheStore(optionsJson) (no cancellation: a token is ignored) */
 static napi_value start_call(napi_env env, napi_callback_info info, op_kind op) {
   size_t argc = 3;
   napi_value argv[3] = {NULL, NULL, NULL};
   CHECK(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL), "fscache: bad call");
   napi_value opts = argv[0];
-  const int no_cb = op == OP_FUZZY || op == OP_LIST; /* (optionsJson, token?) */
+  const int no_cb = op != OP_GLOB && op != OP_GREP; /* (optionsJson, token?) */
   napi_value fn = no_cb ? NULL : argv[1];
   napi_value tok = no_cb ? argv[1] : argv[2];
 
@@ -907,7 +914,8 @@ static napi_value start_call(napi_env env, napi_callback_info info, op_kind op) 
     return fail(env, "fscache: cannot read the options");
   }
 
-  static const char *names[] = {"fscache.glob", "fscache.fuzzyFind", "fscache.grep", "fscache.listWorkspace"};
+  static const char *names[] = {"fscache.glob",      "fscache.fuzzyFind",        "fscache.grep",          "fscache.listWorkspace",
+                                "fscache.readCache", "fscache.readCacheResolve", "fscache.readCacheStore"};
   napi_value name, promise;
   c->refs = 1; /* the promise's */
   if (napi_create_string_utf8(env, names[op], NAPI_AUTO_LENGTH, &name) != napi_ok ||
@@ -950,6 +958,15 @@ static napi_value js_grep(napi_env env, napi_callback_info info) {
 }
 static napi_value js_list_workspace(napi_env env, napi_callback_info info) {
   return start_call(env, info, OP_LIST);
+}
+static napi_value js_read_cache(napi_env env, napi_callback_info info) {
+  return start_call(env, info, OP_READ);
+}
+static napi_value js_read_cache_resolve(napi_env env, napi_callback_info info) {
+  return start_call(env, info, OP_RESOLVE);
+}
+static napi_value js_read_cache_store(napi_env env, napi_callback_info info) {
+  return start_call(env, info, OP_STORE);
 }
 
 /* invalidate(path?) -- synchronous. */
@@ -1055,6 +1072,9 @@ NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
       EXPORT_FN("fuzzyFind", js_fuzzy_find),
       EXPORT_FN("grep", js_grep),
       EXPORT_FN("listWorkspace", js_list_workspace),
+      EXPORT_FN("readCache", js_read_cache),
+      EXPORT_FN("readCacheResolve", js_read_cache_resolve),
+      EXPORT_FN("readCacheStore", js_read_cache_store),
       EXPORT_FN("invalidate", js_invalidate),
       EXPORT_FN("cacheStats", js_cache_stats),
       EXPORT_FN("createCancelToken", js_create_cancel_token),

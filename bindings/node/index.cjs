@@ -17,6 +17,8 @@
  *     fired rejects with an Error named "AbortError" (see abortedError).
  *
  * listWorkspace and grep's maxCountPerFile are pi-natives 18.2's additions.
+ * readCache, readCacheResolve and readCacheStore (the read cache), version
+ * and cacheStats are fscache's own.
  */
 
 const fs = require("node:fs");
@@ -182,6 +184,32 @@ const CONVERT = {
     }
     return n;
   },
+  /* The read cache's offset and limit: any integer (the engine validates
+   * it), truncated toward zero and clamped to the int32 range, as in C. */
+  int(v, where) {
+    if (typeof v !== "number") throw typeError(`${where} must be a number, got ${describe(v)}`, "NumberExpected");
+    if (Number.isNaN(v)) throw typeError(`${where} must be a number, got NaN`, "NumberExpected");
+    return Math.max(-2147483648, Math.min(2147483647, Math.trunc(v))) || 0;
+  },
+  /* A byte count or an age: non-negative, truncated, at most 2^53. */
+  size(v, where) {
+    if (typeof v !== "number") throw typeError(`${where} must be a number, got ${describe(v)}`, "NumberExpected");
+    if (!(v >= 0)) throw typeError(`${where} must be a non-negative number, got ${describe(v)}`, "InvalidArg");
+    return Math.min(Math.trunc(v), 2 ** 53);
+  },
+  /* { [key: string]: string }: own enumerable keys, each value a string. */
+  stringMap(v, where) {
+    if (v === null || typeof v !== "object" || Array.isArray(v)) {
+      throw typeError(`${where} must be an object of strings, got ${describe(v)}`, "ObjectExpected");
+    }
+    const out = {};
+    for (const k of Object.keys(v)) out[k] = CONVERT.string(v[k], `${where}[${JSON.stringify(k)}]`);
+    return out;
+  },
+  stringArray(v, where) {
+    if (!Array.isArray(v)) throw typeError(`${where} must be an array of strings, got ${describe(v)}`, "ArrayExpected");
+    return v.map((x, i) => CONVERT.string(x, `${where}[${i}]`));
+  },
   mode(v, where) {
     if (typeof v !== "string" || !GREP_MODES.has(v)) {
       throw typeError(
@@ -247,7 +275,34 @@ const SCHEMAS = {
     collectAgentsMd: "bool",
     timeoutMs: "u32",
   },
+  ReadCacheOptions: {
+    path: "string!",
+    cwd: "string",
+    offset: "int",
+    limit: "int",
+    pathKey: "string",
+    bases: "stringMap",
+    storeDir: "string",
+    noStore: "bool",
+    exclude: "stringArray",
+    maxFileBytes: "size",
+    storeMaxBytes: "size",
+    storeMaxAgeSeconds: "size",
+    timeoutMs: "u32",
+  },
+  ReadCacheResolveOptions: {
+    path: "string!",
+    cwd: "string",
+    offset: "int",
+    limit: "int",
+  },
+  ReadCacheStoreOptions: {
+    dir: "string!",
+  },
 };
+
+/* Interfaces without a signal: a `signal` key is ignored like any unknown one. */
+const NO_SIGNAL = new Set(["ReadCacheResolveOptions", "ReadCacheStoreOptions"]);
 
 function isAbortSignal(s) {
   return (
@@ -281,7 +336,7 @@ function shapeOptions(fnName, typeName, options) {
     }
     out[key] = CONVERT[kind](v, `${typeName}.${key}`);
   }
-  const signal = options.signal;
+  const signal = NO_SIGNAL.has(typeName) ? undefined : options.signal;
   if (signal !== undefined && signal !== null && !isAbortSignal(signal)) {
     throw typeError(`${typeName}.signal must be an AbortSignal, got ${describe(signal)}`, "InvalidArg");
   }
@@ -426,6 +481,31 @@ function listWorkspace(options) {
   return run(shaped, (json, token) => native.listWorkspace(json, token));
 }
 
+/*
+ * The read cache (fscache's own). Errors reject with an Error whose `code`
+ * is the library's ("invalid_range", "offset_beyond_eof", "not_regular",
+ * "invalid_options", "timeout", "store", ...); a call whose signal fired
+ * rejects with an AbortError.
+ */
+
+/** A read tool's answer: pi's output, an unchanged marker or a diff. */
+function readCache(options) {
+  const shaped = shapeOptions("readCache", "ReadCacheOptions", options);
+  return run(shaped, (json, token) => native.readCache(json, token));
+}
+
+/** A read's path and range after pi's normalisation, without reading the file. */
+function readCacheResolve(options) {
+  const shaped = shapeOptions("readCacheResolve", "ReadCacheResolveOptions", options);
+  return run(shaped, (json) => native.readCacheResolve(json));
+}
+
+/** The object store in options.dir: its objects and their bytes. */
+function readCacheStore(options) {
+  const shaped = shapeOptions("readCacheStore", "ReadCacheStoreOptions", options);
+  return run(shaped, (json) => native.readCacheStore(json));
+}
+
 function invalidateFsScanCache(path) {
   if (path === undefined || path === null) {
     native.invalidate();
@@ -462,6 +542,9 @@ module.exports = {
   grep,
   invalidateFsScanCache,
   listWorkspace,
+  readCache,
+  readCacheResolve,
+  readCacheStore,
   version,
   cacheStats,
 };

@@ -5,7 +5,9 @@
  * @oh-my-pi/pi-natives 14.9.9, and listWorkspace, its interfaces and
  * GrepOptions.maxCountPerFile those of 18.2.10, so code written against
  * either package type-checks unchanged against this one. version,
- * cacheStats and CacheStats are fscache's own.
+ * cacheStats and CacheStats are fscache's own, and so are the read cache's
+ * readCache, readCacheResolve, readCacheStore and their ReadCache*
+ * interfaces.
  *
  * The option interfaces are checked field by field against
  * schema/options.json (test/schema.test.mjs). index.d.cts, the same
@@ -288,6 +290,161 @@ export interface ListWorkspaceResult {
   agentsMdFiles: Array<string>
   /** True when any output cap was hit. */
   truncated: boolean
+}
+
+/**
+ * The read cache (fscache only; not in pi-natives): answers a coding agent's
+ * `read` tool call as pi's read tool (`@mariozechner/pi-coding-agent`) would,
+ * or, when the caller trusts that the model has seen that scope of the file
+ * (`bases`, from the `meta` of earlier results), with a marker
+ * (`[readcache: unchanged, <n> lines]`) or a unified diff. The content is
+ * kept in an object store (`storeDir`) to diff against later. No session
+ * state is kept here: which reads are trusted is the caller's to say.
+ *
+ * Rejects with an Error whose `code` is `"invalid_range"` (a bad
+ * `path:start-end` suffix), `"offset_beyond_eof"` (pi's "Offset N is beyond
+ * end of file"), `"not_regular"` (a FIFO, socket or device),
+ * `"invalid_options"`, `"timeout"` or `"internal"`; with an AbortError when
+ * `signal` fired. Mode `"baseline"` (an image, a binary, invalid UTF-8, too
+ * large, excluded, not found, a directory: `reason` says which) asks the
+ * caller to run its own read tool.
+ */
+export declare function readCache(options: ReadCacheOptions): Promise<ReadCacheResult>
+
+/** Options of readCache. (fscache only.) */
+export interface ReadCacheOptions {
+  /** The read tool's path argument, unmodified: a leading `@`, `~`, unicode spaces and a `path:start-end` suffix are handled as pi does. */
+  path: string
+  /** The session's working directory (absolute); a relative path resolves against it. Default: the process's. */
+  cwd?: string
+  /** The tool's 1-based first line. Any integer is passed on and validated (fractions truncated). */
+  offset?: number
+  /** The tool's line count. Any integer is passed on and validated (fractions truncated). */
+  limit?: number
+  /** The file `bases` belong to (`pathKey` of an earlier result); when it is not this file's, `bases` are ignored. */
+  pathKey?: string
+  /** Scope key (`"full"` or `"r:<start>:<end>"`) -> sha256 (64 lowercase hex digits) of the content the model has seen for it (`meta.servedHash`). */
+  bases?: Record<string, string>
+  /** The object store's directory. Default: `<cwd>/.pi/readcache`. */
+  storeDir?: string
+  /** Serve without reading or writing the store, hence without diffs. Default: false. */
+  noStore?: boolean
+  /** Glob patterns of files never cached (the base name; the whole path when a pattern has `/`). Absent: `.env*`, `*.pem`, `*.key`, `*.p12`, ...; `[]`: none. */
+  exclude?: Array<string>
+  /** Larger files get mode `"baseline"`. 0 or absent: the library's default. */
+  maxFileBytes?: number
+  /** The store's size bound (oldest objects pruned first). 0 or absent: the library's default. */
+  storeMaxBytes?: number
+  /** Objects older than this are pruned. 0 or absent: the library's default. */
+  storeMaxAgeSeconds?: number
+  /** Abort signal: the call rejects with an AbortError and writes nothing. */
+  signal?: unknown
+  /** Timeout in milliseconds ("Aborted: Timeout", code `"timeout"`). */
+  timeoutMs?: number
+}
+
+/** How readCache answered. */
+export type ReadCacheMode = "full" | "unchanged" | "unchanged_range" | "diff" | "full_fallback" | "baseline"
+
+/** pi's TruncationResult (`details.truncation` of its read tool), field for field. (fscache only.) */
+export interface ReadCacheTruncation {
+  content: string
+  truncated: boolean
+  truncatedBy: "lines" | "bytes" | null
+  totalLines: number
+  totalBytes: number
+  outputLines: number
+  outputBytes: number
+  lastLinePartial: boolean
+  firstLineExceedsLimit: boolean
+  maxLines: number
+  maxBytes: number
+}
+
+/** The `details.readcache` record of a read (ReadCacheMetaV1): what a caller keeps to trust the read later. (fscache only.) */
+export interface ReadCacheMeta {
+  v: 1
+  pathKey: string
+  /** `"full"` or `"r:<start>:<end>"`. */
+  scopeKey: string
+  /** sha256 of the content served against. */
+  servedHash: string
+  /** The hash compared against, when there was one. */
+  baseHash?: string
+  mode: Exclude<ReadCacheMode, "baseline">
+  totalLines: number
+  rangeStart: number
+  rangeEnd: number
+  /** The file's size. */
+  bytes: number
+}
+
+/** A read's path and range after pi's normalisation, from {@link readCacheResolve}. (fscache only.) */
+export interface ReadCacheResolved {
+  /** The file's key across spellings: its real path when it exists, else `absPath`. */
+  pathKey: string
+  /** The path pi's read would open. */
+  absPath: string
+  /** The path argument without a parsed `:start-end` suffix. */
+  path: string
+  /** The arguments after the suffix was parsed (absent when none). */
+  offset?: number
+  limit?: number
+}
+
+/** The answer of {@link readCache}. (fscache only.) */
+export interface ReadCacheResult extends ReadCacheResolved {
+  mode: ReadCacheMode
+  /** Why the mode is `"baseline"` or `"full_fallback"`: "binary", "image", "invalid_utf8", "too_large", "excluded", "not_found", "base_missing", "diff_not_useful", ... */
+  reason?: string
+  /** The tool's text content (`""` for `"baseline"`). */
+  text: string
+  /** Set where pi's read sets `details.truncation`. */
+  truncation?: ReadCacheTruncation
+  /** Set for every mode but `"baseline"`. */
+  meta?: ReadCacheMeta
+  /** Why the object store was not used (the read was served without it). */
+  storeError?: string
+}
+
+/**
+ * Resolves a read's path and range as {@link readCache} does, without
+ * reading the file (a refresh command names the same scope with it).
+ * Rejects with code `"invalid_range"` or `"invalid_options"`. (fscache only.)
+ */
+export declare function readCacheResolve(options: ReadCacheResolveOptions): Promise<ReadCacheResolved>
+
+/** Options of readCacheResolve. (fscache only.) */
+export interface ReadCacheResolveOptions {
+  /** The read tool's path argument, unmodified (see {@link ReadCacheOptions.path}). */
+  path: string
+  /** The session's working directory (absolute). Default: the process's. */
+  cwd?: string
+  /** The tool's 1-based first line (any integer). */
+  offset?: number
+  /** The tool's line count (any integer). */
+  limit?: number
+}
+
+/**
+ * The read cache's object store in `options.dir`: its objects and their
+ * bytes (for a status command). Rejects with code `"store"` when the
+ * directory is refused (a symlink, foreign-owned, group/other-writable; the
+ * message names it). (fscache only.)
+ */
+export declare function readCacheStore(options: ReadCacheStoreOptions): Promise<ReadCacheStoreInfo>
+
+/** Options of readCacheStore. (fscache only.) */
+export interface ReadCacheStoreOptions {
+  /** The store's directory (a `storeDir`, or `<cwd>/.pi/readcache`). */
+  dir: string
+}
+
+/** What {@link readCacheStore} reports. (fscache only.) */
+export interface ReadCacheStoreInfo {
+  dir: string
+  objects: number
+  bytes: number
 }
 
 /** Version of the loaded libfscache, e.g. "0.1.0". (fscache only; not in pi-natives.) */
