@@ -245,8 +245,7 @@ export default function registerRead(pi, options = {}) {
     lines.push(`readcache: ${k.paths.size} files, ${k.scopes} scopes trusted on this branch`);
     lines.push(`reads in the replay window: ${k.reads} (${MODES.map((m) => `${m} ${k.modes[m]}`).join(", ")})`);
     if (k.reads > 0) {
-      const saved = Math.max(0, k.fileBytes - k.servedBytes);
-      lines.push(`sent ${k.servedBytes} bytes for ${k.fileBytes} bytes read: about ${Math.round(saved / 4)} tokens saved`);
+      lines.push(`sent ${k.servedBytes} bytes; markers and diffs saved about ${k.savedBytes} bytes (~${Math.round(k.savedBytes / 4)} tokens)`);
     }
     const loaded = await getNative();
     if (loaded.native && typeof loaded.native.readCacheStore === "function") {

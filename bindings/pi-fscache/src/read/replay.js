@@ -111,8 +111,12 @@ export class Knowledge {
     this.blocked = new Map();
     this.modes = Object.fromEntries(MODES.map((m) => [m, 0]));
     this.reads = 0;
-    this.servedBytes = 0; // the text the cached reads sent
-    this.fileBytes = 0; // what a full read of each scope would have sent (meta.bytes)
+    this.servedBytes = 0; // the text the window's reads sent (meta.bytes)
+    // What markers and diffs saved, estimated against the last full text
+    // sent for the same scope (or the whole file) in the window.
+    this.savedBytes = 0;
+    /** @type {Map<string, number>} pathKey + "\0" + scopeKey -> bytes of its last full text */
+    this.fullBytes = new Map();
     this.invalidations = 0;
   }
 
@@ -179,7 +183,8 @@ export class Knowledge {
     k.modes = { ...this.modes };
     k.reads = this.reads;
     k.servedBytes = this.servedBytes;
-    k.fileBytes = this.fileBytes;
+    k.savedBytes = this.savedBytes;
+    k.fullBytes = new Map(this.fullBytes);
     k.invalidations = this.invalidations;
     return k;
   }
@@ -219,8 +224,15 @@ export function replay(branch) {
       k.set(meta.pathKey, meta.scopeKey, meta.servedHash);
       k.modes[meta.mode]++;
       k.reads++;
-      k.servedBytes += textBytes(msg.content);
-      if (Number.isFinite(meta.bytes) && meta.bytes >= 0) k.fileBytes += meta.bytes;
+      const served = Number.isFinite(meta.bytes) && meta.bytes >= 0 ? meta.bytes : textBytes(msg.content);
+      k.servedBytes += served;
+      const key = `${meta.pathKey}\u0000${meta.scopeKey}`;
+      if (meta.mode === "full" || meta.mode === "full_fallback") {
+        k.fullBytes.set(key, served);
+      } else {
+        const before = k.fullBytes.get(key) ?? k.fullBytes.get(`${meta.pathKey}\u0000full`);
+        if (before !== undefined) k.savedBytes += Math.max(0, before - served);
+      }
     } else if (e.type === "custom") {
       const inv = parseInvalidation(e);
       if (!inv) continue;

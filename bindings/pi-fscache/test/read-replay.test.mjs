@@ -1,0 +1,197 @@
+// The replay of seed 001 §7 (and seed 004's boundary) over pi's own
+// SessionManager, and the memo and overlay of §7.3: no engine involved.
+import test from "node:test";
+import assert from "node:assert/strict";
+import { SessionManager } from "@mariozechner/pi-coding-agent";
+import { CUSTOM_TYPE, invalidation, parseMeta, replay, replayStart } from "../src/read/replay.js";
+import { ReadState } from "../src/read/state.js";
+
+const H = (c) => c.repeat(64);
+const A = H("a");
+const B = H("b");
+const C = H("c");
+
+function meta(pathKey, scopeKey, servedHash, mode = "full", bytes = 100) {
+  const [start, end] = scopeKey === "full" ? [1, 10] : scopeKey.slice(2).split(":").map(Number);
+  return { v: 1, pathKey, scopeKey, servedHash, mode, totalLines: 10, rangeStart: start, rangeEnd: end, bytes };
+}
+
+let calls = 0;
+function user(sm, text = "go") {
+  return sm.appendMessage({ role: "user", content: [{ type: "text", text }], timestamp: Date.now() });
+}
+/** An assistant read call and its result, as pi appends them. */
+function readResult(sm, m, { toolName = "read", isError = false, details } = {}) {
+  const id = `call_${++calls}`;
+  sm.appendMessage({
+    role: "assistant",
+    content: [{ type: "toolCall", id, name: toolName, arguments: { path: "x" } }],
+    api: "faux",
+    provider: "faux",
+    model: "faux",
+    usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+    stopReason: "toolUse",
+    timestamp: Date.now(),
+  });
+  return sm.appendMessage({
+    role: "toolResult",
+    toolCallId: id,
+    toolName,
+    content: [{ type: "text", text: "x".repeat(m ? m.bytes : 10) }],
+    details: details ?? { readcache: m },
+    isError,
+    timestamp: Date.now(),
+  });
+}
+
+test("replay: no compaction replays from the root; later reads overwrite earlier ones", () => {
+  const sm = SessionManager.inMemory("/tmp");
+  user(sm);
+  readResult(sm, meta("/p", "full", A));
+  readResult(sm, meta("/p", "full", B, "diff", 20));
+  readResult(sm, meta("/p", "r:1:5", C));
+  readResult(sm, meta("/q", "full", A));
+  const k = replay(sm.getBranch());
+  assert.equal(k.get("/p", "full"), B);
+  assert.equal(k.get("/p", "r:1:5"), C);
+  assert.equal(k.get("/q", "full"), A);
+  assert.equal(k.reads, 4);
+  assert.equal(k.modes.full, 3);
+  assert.equal(k.modes.diff, 1);
+  assert.equal(k.savedBytes, 80); // the diff's 20 bytes against the full read's 100
+  assert.deepEqual(k.bases("/p"), { full: B, "r:1:5": C });
+});
+
+test("replay: a compaction that kept the read (firstKeptEntryId before it) keeps it trusted (seed 004)", () => {
+  const sm = SessionManager.inMemory("/tmp");
+  user(sm);
+  readResult(sm, meta("/old", "full", A));
+  const kept = user(sm, "second");
+  readResult(sm, meta("/p", "full", B));
+  sm.appendCompaction("summary", kept, 1000);
+  const branch = sm.getBranch();
+  const w = replayStart(branch);
+  assert.equal(w.keptFromCompaction, true);
+  assert.equal(branch[w.start].id, kept);
+  const k = replay(branch);
+  assert.equal(k.get("/p", "full"), B, "the kept read stays trusted");
+  assert.equal(k.get("/old", "full"), undefined, "the summarized read is not");
+});
+
+test("replay: a compaction that dropped the read starts after the compaction", () => {
+  const sm = SessionManager.inMemory("/tmp");
+  user(sm);
+  readResult(sm, meta("/p", "full", A));
+  const compaction = sm.appendCompaction("summary", "not-on-this-path", 1000);
+  readResult(sm, meta("/q", "full", B));
+  const branch = sm.getBranch();
+  const w = replayStart(branch);
+  assert.equal(w.keptFromCompaction, false);
+  assert.equal(branch[w.start - 1].id, compaction);
+  const k = replay(branch);
+  assert.equal(k.get("/p", "full"), undefined);
+  assert.equal(k.get("/q", "full"), B);
+});
+
+test("replay: only the latest compaction on the path counts", () => {
+  const sm = SessionManager.inMemory("/tmp");
+  const u1 = user(sm);
+  readResult(sm, meta("/a", "full", A));
+  sm.appendCompaction("one", u1, 10); // kept /a
+  const u2 = user(sm);
+  readResult(sm, meta("/b", "full", B));
+  sm.appendCompaction("two", u2, 10); // drops /a, keeps /b
+  const k = replay(sm.getBranch());
+  assert.equal(k.get("/a", "full"), undefined);
+  assert.equal(k.get("/b", "full"), B);
+});
+
+test("replay: invalidations drop a scope; full drops every range; a range drops overlapping ranges and blocks the full fallback", () => {
+  const sm = SessionManager.inMemory("/tmp");
+  user(sm);
+  readResult(sm, meta("/p", "full", A));
+  readResult(sm, meta("/p", "r:1:5", A));
+  readResult(sm, meta("/p", "r:20:30", A));
+  sm.appendCustomEntry(CUSTOM_TYPE, invalidation("/p", "r:3:8"));
+  let k = replay(sm.getBranch());
+  assert.equal(k.get("/p", "r:1:5"), undefined, "overlapping range dropped");
+  assert.equal(k.get("/p", "r:20:30"), A, "other range kept");
+  assert.deepEqual(k.bases("/p", 3, 8), { "r:20:30": A }, "no full fallback for the refreshed range");
+  assert.deepEqual(k.bases("/p", 20, 30), { full: A, "r:20:30": A });
+  assert.deepEqual(k.bases("/p"), { full: A, "r:20:30": A }, "a whole-file read still has its base");
+  readResult(sm, meta("/p", "r:3:8", B));
+  k = replay(sm.getBranch());
+  assert.deepEqual(k.bases("/p", 3, 8), { full: A, "r:20:30": A, "r:3:8": B }, "a read of the range lifts the block");
+  sm.appendCustomEntry(CUSTOM_TYPE, invalidation("/p", "full"));
+  k = replay(sm.getBranch());
+  assert.deepEqual(k.bases("/p"), {});
+  assert.equal(k.invalidations, 2);
+});
+
+test("replay: entries of other types, other tools, errors and malformed metadata are ignored", () => {
+  const sm = SessionManager.inMemory("/tmp");
+  user(sm);
+  readResult(sm, meta("/p", "full", A), { toolName: "grep" });
+  readResult(sm, meta("/p", "full", A), { isError: true });
+  readResult(sm, undefined, { details: undefined });
+  readResult(sm, undefined, { details: { readcache: { ...meta("/p", "full", A), v: 2 } } });
+  readResult(sm, undefined, { details: { readcache: { ...meta("/p", "full", "nothex") } } });
+  readResult(sm, undefined, { details: { readcache: { ...meta("/p", "full", A), scopeKey: "r:5:3" } } });
+  readResult(sm, undefined, { details: { readcache: { ...meta("/p", "full", A), mode: "baseline" } } });
+  readResult(sm, undefined, { details: { readcache: "garbage" } });
+  sm.appendCustomEntry("pi-readcache", invalidation("/q", "full"));
+  sm.appendCustomEntry(CUSTOM_TYPE, { v: 1, kind: "invalidate", pathKey: "/q" });
+  sm.appendCustomEntry(CUSTOM_TYPE, null);
+  const k = replay(sm.getBranch());
+  assert.equal(k.paths.size, 0);
+  assert.equal(k.reads, 0);
+  assert.equal(k.invalidations, 0);
+  assert.equal(parseMeta(null), undefined);
+  assert.throws(() => invalidation("/p", "r:0:3"), /scopeKey/);
+});
+
+test("replay: branching follows the leaf (branch A's reads are not on branch B)", () => {
+  const sm = SessionManager.inMemory("/tmp");
+  const u = user(sm);
+  readResult(sm, meta("/p", "full", A));
+  const leafA = sm.getLeafId();
+  sm.branch(u);
+  readResult(sm, meta("/q", "full", B));
+  let k = replay(sm.getBranch());
+  assert.equal(k.get("/p", "full"), undefined);
+  assert.equal(k.get("/q", "full"), B);
+  sm.branch(leafA);
+  k = replay(sm.getBranch());
+  assert.equal(k.get("/p", "full"), A);
+  assert.equal(k.get("/q", "full"), undefined);
+});
+
+test("state: the replay is memoized per (session, leaf) and recomputed when the leaf moves", () => {
+  const sm = SessionManager.inMemory("/tmp");
+  const st = new ReadState();
+  user(sm);
+  readResult(sm, meta("/p", "full", A));
+  st.knowledge(sm);
+  st.knowledge(sm);
+  assert.equal(st.replays, 1);
+  readResult(sm, meta("/p", "full", B));
+  assert.equal(st.knowledge(sm).get("/p", "full"), B);
+  assert.equal(st.replays, 2);
+  const other = SessionManager.inMemory("/tmp");
+  user(other);
+  assert.equal(st.knowledge(other).get("/p", "full"), undefined, "another session has its own replay");
+});
+
+test("state: the overlay counts only at the leaf it was recorded at (§7.3)", () => {
+  const sm = SessionManager.inMemory("/tmp");
+  const st = new ReadState();
+  user(sm);
+  st.record(sm, "/p", "full", A);
+  assert.equal(st.knowledge(sm).get("/p", "full"), A, "a sibling call of the same assistant message sees it");
+  user(sm, "the result never landed; the leaf moved");
+  assert.equal(st.knowledge(sm).get("/p", "full"), undefined);
+  st.record(sm, "/p", "full", B);
+  st.clear();
+  assert.equal(st.knowledge(sm).get("/p", "full"), undefined, "clear drops the overlay");
+  assert.equal(st.replayed(sm).get("/p", "full"), undefined, "and the overlay never leaks into the memo");
+});
