@@ -58,6 +58,9 @@ type differ struct {
 	// v is Myers' work space.
 	v []int32
 
+	// exact lifts Myers' cost bound (tests: the edit distance).
+	exact bool
+
 	cancel func() bool
 	work   int
 }

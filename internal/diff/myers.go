@@ -65,6 +65,9 @@ func (d *differ) bisect(r region) (x, y int32, ok bool, err error) {
 	maxD := (n + m + 1) / 2
 	limit := int32(max(minCost, isqrt(int(n+m))))
 	dmax := min(maxD, limit)
+	if d.exact {
+		dmax = maxD
+	}
 	off := dmax + 1
 	vlen := 2*dmax + 3
 	if cap(d.v) < int(2*vlen) {
