@@ -302,6 +302,7 @@ func TestResultLayout(t *testing.T) {
 			t.Errorf("%s: does not begin with %s: %.80s", tc.name, prefix, doc)
 		}
 	}
+	readCacheLayouts(t, c, root)
 	stats := take(unsafe.Pointer(fscache_go_cache_stats()))
 	c.document("cacheStats", "CacheStats", stats, true)
 
@@ -314,5 +315,67 @@ func TestResultLayout(t *testing.T) {
 				t.Errorf("no result had %s.%s: the test does not cover it", name, k.name)
 			}
 		}
+	}
+}
+
+// readCacheLayouts checks the read cache's documents: a first read, a
+// reread against its hash (meta.baseHash), a range (offset, limit), a
+// truncated read, a baseline answer (reason, no meta), a refused store
+// (storeError), resolve, the store's statistics, and errors.
+func readCacheLayouts(t *testing.T, c *layoutChecker, root string) {
+	rc := filepath.Join(root, "rc")
+	if err := os.MkdirAll(rc, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	var big strings.Builder
+	for i := range 2500 {
+		fmt.Fprintf(&big, "line %d é\n", i+1)
+	}
+	for name, body := range map[string]string{"small.txt": "one\ntwo é\nthree\n", "big.txt": big.String(), "bin.dat": "\xff\xfe\x00\x01"} {
+		if err := os.WriteFile(filepath.Join(rc, name), []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	open := filepath.Join(root, "open-store")
+	if err := os.Mkdir(open, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(open, 0o777); err != nil { // past the umask
+		t.Fatal(err)
+	}
+	q := func(v any) string { b, _ := json.Marshal(v); return string(b) }
+	store := filepath.Join(root, "store")
+	opts := func(extra string) string {
+		return `{"path":"small.txt","cwd":` + q(rc) + `,"storeDir":` + q(store) + extra + `}`
+	}
+	first := document("readCache", opts(""))
+	c.document("readCache, first", "ReadCacheResult", first, false)
+	var env struct {
+		OK struct {
+			Mode string
+			Meta struct{ PathKey, ServedHash string }
+		} `json:"ok"`
+	}
+	if err := json.Unmarshal(first, &env); err != nil || env.OK.Mode != "full" || env.OK.Meta.ServedHash == "" {
+		t.Fatalf("readCache, first: %v: %s", err, first)
+	}
+	again := document("readCache", opts(`,"pathKey":`+q(env.OK.Meta.PathKey)+`,"bases":{"full":`+q(env.OK.Meta.ServedHash)+`}`))
+	c.document("readCache, unchanged", "ReadCacheResult", again, false)
+	if !bytes.Contains(again, []byte(`"mode":"unchanged"`)) || !bytes.Contains(again, []byte(`"baseHash":`)) {
+		t.Errorf("readCache, unchanged: %s", again)
+	}
+	for _, tc := range []struct{ name, layout, op, options string }{
+		{"readCache, range", "ReadCacheResult", "readCache", opts(`,"offset":2,"limit":1`)},
+		{"readCache, truncated", "ReadCacheResult", "readCache", `{"path":"big.txt","cwd":` + q(rc) + `,"noStore":true}`},
+		{"readCache, baseline", "ReadCacheResult", "readCache", `{"path":"bin.dat","cwd":` + q(rc) + `,"noStore":true}`},
+		{"readCache, refused store", "ReadCacheResult", "readCache", `{"path":"small.txt","cwd":` + q(rc) + `,"storeDir":` + q(open) + `}`},
+		{"readCache, bad range", "ReadCacheResult", "readCache", `{"path":"small.txt:5-3","cwd":` + q(rc) + `}`},
+		{"readCache, bad options", "ReadCacheResult", "readCache", `{"path":1}`},
+		{"readCacheResolve", "ReadCacheResolved", "readCacheResolve", `{"path":"small.txt:2-3","cwd":` + q(rc) + `}`},
+		{"readCacheResolve, bad options", "ReadCacheResolved", "readCacheResolve", `{}`},
+		{"readCacheStore", "ReadCacheStoreInfo", "readCacheStore", `{"dir":` + q(store) + `}`},
+		{"readCacheStore, refused", "ReadCacheStoreInfo", "readCacheStore", `{"dir":` + q(open) + `}`},
+	} {
+		c.document(tc.name, tc.layout, document(tc.op, tc.options), false)
 	}
 }
