@@ -54,7 +54,8 @@ func (s *scanner) walkTree() error {
 				if n == nil {
 					return
 				}
-				err := l.list(n, q)
+				subs, err := l.list(n)
+				q.push(subs)
 				q.done(err)
 			}
 		})
@@ -135,12 +136,13 @@ type listed struct {
 }
 
 // list reads the directory n completely, then decides about its entries
-// and queues its kept subdirectories. An unreadable directory is skipped
-// silently, as fastwalk's callback does.
-func (l *lister) list(n *dirNode, q *dirQueue) error {
+// and returns its kept subdirectories to be listed (l.subs: valid until
+// the next call). An unreadable directory is skipped silently, as
+// fastwalk's callback does.
+func (l *lister) list(n *dirNode) ([]*dirNode, error) {
 	fd, err := openDir(n.path)
 	if err != nil {
-		return l.s.unopened(n)
+		return nil, l.s.unopened(n)
 	}
 	defer syscall.Close(fd)
 	prefix := n.path + "/"
@@ -149,17 +151,12 @@ func (l *lister) list(n *dirNode, q *dirQueue) error {
 	}
 	l.read(fd, prefix)
 	if len(l.ents) == 0 {
-		return nil
+		return nil, nil
 	}
 	paths := string(l.names) // one allocation for every path of the listing
 	// The listing is complete: its ignore files are known.
 	l.s.noteIgnoreFiles(n, l.ents, paths)
-	subs, err := l.decide(n, fd, paths)
-	if err != nil {
-		return err
-	}
-	q.push(subs)
-	return nil
+	return l.decide(n, fd, paths)
 }
 
 // unopened is list's answer for the directory n that cannot be opened: as

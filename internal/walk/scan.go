@@ -87,6 +87,9 @@ type dirNode struct {
 	// unread: Options.Descend declined the directory; it is reported, not
 	// listed.
 	unread bool
+	// listState is where ScanOrdered's listing of the node is (queued,
+	// listing, listed), guarded by its queue's lock.
+	listState uint8
 
 	mu      sync.Mutex // guards subdirs and the building of state
 	subdirs []*dirNode
