@@ -24,7 +24,7 @@ import (
 var dropped = map[string]bool{"walk.Entry.RawPath": true}
 
 // renamed are the engine's fields whose public field has another name.
-var renamed = map[string]string{"walk.Entry.Type": "FileType"}
+var renamed = map[string]string{"walk.Entry.Type": "FileType", "readcache.Result.Resolved": "ReadCacheResolved"}
 
 // sameFields checks that pub, a public value, holds every field of eng,
 // the engine's value it was converted from, recursively: each exported

@@ -171,3 +171,36 @@ func ExampleError() {
 	// Output:
 	// invalid_regex
 }
+
+// A read tool backed by the read cache: the first read of a file is pi's
+// own output; a later read of the same, unchanged file, with the hash the
+// first one served as its base, is one marker line. After an edit it is a
+// unified diff when that is much smaller than the file; this small file is
+// sent again whole (full_fallback, the diff was not useful).
+func ExampleReadCache() {
+	dir := tree()
+	defer os.RemoveAll(dir)
+	ctx := context.Background()
+	o := core.ReadCacheOptions{Path: "src/main.go", Cwd: dir}
+
+	first, err := core.ReadCache(ctx, o)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(first.Mode, first.Meta.TotalLines, "lines")
+
+	// What the session trusts: the file's key and the hash of each scope read.
+	o.PathKey, o.Bases = first.PathKey, map[string]string{first.Meta.ScopeKey: first.Meta.ServedHash}
+	again, _ := core.ReadCache(ctx, o)
+	fmt.Println(again.Mode, again.Text)
+
+	if err := os.WriteFile(filepath.Join(dir, "src/main.go"), []byte("package main\n\nfunc main() {\n\t// TODO: greet twice\n}\n"), 0o644); err != nil {
+		panic(err)
+	}
+	changed, _ := core.ReadCache(ctx, o)
+	fmt.Println(changed.Mode, changed.Reason)
+	// Output:
+	// full 6 lines
+	// unchanged [readcache: unchanged, 6 lines]
+	// full_fallback diff_not_useful
+}
