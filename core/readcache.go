@@ -128,9 +128,12 @@ type ReadCacheResolved struct {
 	AbsPath string
 	// Path is the path argument without a parsed ":start-end" suffix.
 	Path string
-	// Offset and Limit are the arguments after the suffix was parsed (nil:
+	// Offset is the offset argument after the suffix was parsed (nil:
 	// absent).
-	Offset, Limit *int
+	Offset *int
+	// Limit is the limit argument after the suffix was parsed (nil:
+	// absent).
+	Limit *int
 }
 
 // ReadCacheTruncation is pi's TruncationResult (details.truncation of its
@@ -142,17 +145,23 @@ type ReadCacheTruncation struct {
 	Truncated bool
 	// TruncatedBy is "lines" or "bytes", nil when not truncated.
 	TruncatedBy *string
-	// TotalLines and TotalBytes measure the text before truncation.
-	TotalLines, TotalBytes int
-	// OutputLines and OutputBytes measure Content.
-	OutputLines, OutputBytes int
+	// TotalLines is the text's line count before truncation.
+	TotalLines int
+	// TotalBytes is the text's size before truncation.
+	TotalBytes int
+	// OutputLines is Content's line count.
+	OutputLines int
+	// OutputBytes is Content's size.
+	OutputBytes int
 	// LastLinePartial reports that Content ends inside a line.
 	LastLinePartial bool
 	// FirstLineExceedsLimit reports that the first line alone is over
 	// MaxBytes.
 	FirstLineExceedsLimit bool
-	// MaxLines and MaxBytes are the limits applied.
-	MaxLines, MaxBytes int
+	// MaxLines is the line limit applied.
+	MaxLines int
+	// MaxBytes is the byte limit applied.
+	MaxBytes int
 }
 
 // ReadCacheMeta is the details.readcache record of a read's tool result
@@ -172,9 +181,11 @@ type ReadCacheMeta struct {
 	Mode ReadCacheMode
 	// TotalLines is the file's line count.
 	TotalLines int
-	// RangeStart and RangeEnd are the scope's lines (1-based, inclusive).
-	RangeStart, RangeEnd int
-	// Bytes is the file's size.
+	// RangeStart is the scope's first line (1-based).
+	RangeStart int
+	// RangeEnd is the scope's last line (inclusive).
+	RangeEnd int
+	// Bytes is the size of the text served.
 	Bytes int
 }
 

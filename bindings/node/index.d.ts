@@ -375,7 +375,7 @@ export interface ReadCacheMeta {
   totalLines: number
   rangeStart: number
   rangeEnd: number
-  /** The file's size. */
+  /** Bytes of the text served. */
   bytes: number
 }
 
