@@ -34,6 +34,10 @@ const TS_TYPE = {
   FileType: "FileType",
   GrepOutputMode: "GrepOutputMode",
   AbortSignal: "unknown",
+  integer: "number",
+  size: "number",
+  StringMap: "Record<string, string>",
+  StringArray: "Array<string>",
 };
 
 /** How a doc comment writes a default: "default true", "Default: false.", "default `GrepOutputMode.Content`". */
@@ -103,6 +107,9 @@ function loadOnStub() {
     fuzzyFind: record("fuzzyFind"),
     grep: record("grep"),
     listWorkspace: record("listWorkspace"),
+    readCache: record("readCache"),
+    readCacheResolve: record("readCacheResolve"),
+    readCacheStore: record("readCacheStore"),
     createCancelToken: () => ({}),
     cancel() {},
     closeAll() {},
@@ -145,8 +152,44 @@ const VALUES = {
   ],
   FileType: [[2, 2]],
   GrepOutputMode: [["count", "count"]],
+  // The read cache's: offsets pass through (clamped to the int32 range),
+  // sizes are non-negative, maps and arrays are copied.
+  integer: [
+    [7.9, 7],
+    [-1, -1],
+    [-2.5, -2],
+    [0, 0],
+    [1e12, 2147483647],
+    [-1e12, -2147483648],
+  ],
+  size: [
+    [7.9, 7],
+    [0, 0],
+    [2 ** 40, 2 ** 40],
+    [Infinity, 2 ** 53],
+  ],
+  StringMap: [
+    [{ full: "h1", "r:1:2": "h2" }, { full: "h1", "r:1:2": "h2" }],
+    [{}, {}],
+  ],
+  StringArray: [
+    [["*.pem", ".env*"], ["*.pem", ".env*"]],
+    [[], []],
+  ],
 };
-const WRONG = { string: 1, boolean: "true", number: "7", FileType: "dir", GrepOutputMode: 1 };
+const WRONG = {
+  string: 1,
+  boolean: "true",
+  number: "7",
+  FileType: "dir",
+  GrepOutputMode: 1,
+  integer: "7",
+  size: "7",
+  StringMap: ["h"],
+  StringArray: "*.pem",
+};
+/* Further wrong values: a negative size, a map or an array holding a non-string. */
+const WRONG_MORE = { size: [-1, NaN], StringMap: [{ full: 1 }, null], StringArray: [["a", 1]], integer: [NaN] };
 
 it("index.cjs checks and serialises each field of the schema, and nothing else", async () => {
   const { m, calls } = loadOnStub();
@@ -187,7 +230,15 @@ it("index.cjs checks and serialises each field of the schema, and nothing else",
       }
       for (const [value, want] of VALUES[f.type]) {
         const { sent } = call({ ...base, [f.name]: value });
-        assert.equal(sent[f.name], want, `${where} = ${value}`);
+        assert.deepEqual(sent[f.name], want, `${where} = ${JSON.stringify(value)}`);
+      }
+      for (const value of WRONG_MORE[f.type] || []) {
+        if (value === null) continue; // null is absent
+        assert.throws(
+          () => m[iface.js]({ ...base, [f.name]: value }),
+          (e) => e instanceof TypeError && e.message.startsWith(`${where}`) && / must be a/.test(e.message),
+          `${where} = ${JSON.stringify(value)}`,
+        );
       }
       assert.throws(
         () => m[iface.js]({ ...base, [f.name]: WRONG[f.type] }),
