@@ -319,6 +319,39 @@ func (g *grepper) searchDir(abs string) error {
 	if done, err := g.viaIndex(root, key); done {
 		return err // served by the content index (grep_index.go)
 	}
+	if !g.o.Cache && limitNeed(g.o) > 0 {
+		// No scan at hand: walk in path order and stop with the answer
+		// (grep_stream.go).
+		snap, _, streamed, err := scanCache().UncachedStream(key, g.tok, func() (int, error) {
+			n, err := g.searchStream(root, key)
+			if err == nil && n >= releaseFrom && !scanCache().Watching() {
+				if gi := grepIndex(); gi != nil {
+					gi.releaseIdle()
+				}
+			}
+			return n, err
+		})
+		switch {
+		case !streamed && err == nil:
+			files, err := g.candidates(snap.All(), snap.Len(), 0)
+			if err != nil {
+				return err
+			}
+			return g.searchAll(root, files, 0)
+		case !errors.Is(err, walk.ErrUnordered):
+			return err
+		}
+		// Names that display the same: the full walk's sorted order.
+		es, err := walk.Scan(key.Options(g.tok))
+		if err != nil {
+			return err
+		}
+		files, err := g.candidates(pointers(es), len(es), 0)
+		if err != nil {
+			return err
+		}
+		return g.searchAll(root, files, 0)
+	}
 	// Without the cache: the root's watched scan when it has one (current
 	// as of the call), else a walk (sorted, so one directory's files are
 	// adjacent); either way the files are searched by directory runs.

@@ -85,12 +85,19 @@ func (p *progress) reached(i, got int) bool {
 }
 
 // finish records run i as done with contribution got and moves the
-// frontier over the runs done.
+// frontier over the runs done (runs past the ones newProgress was told of
+// are added).
 func (p *progress) finish(i, got int) {
 	if p == nil {
 		return
 	}
 	p.mu.Lock()
+	if i >= len(p.done) {
+		// A streamed grep's runs are numbered as the walk forms them.
+		n := max(i+1, 2*len(p.done))
+		p.done = append(p.done, make([]bool, n-len(p.done))...)
+		p.got = append(p.got, make([]int, n-len(p.got))...)
+	}
 	p.done[i], p.got[i] = true, got
 	for p.next < len(p.done) && p.done[p.next] {
 		p.acc += p.got[p.next]

@@ -131,3 +131,53 @@ func (c *Cache) countUncached(reason string) {
 	}
 	c.st.uncachedWalks[reason]++
 }
+
+// UncachedStream is Uncached for a call that can walk on its own, taking
+// what it needs as the walk goes (grep's first call of a root, which may
+// stop before the end of the tree): where Uncached would walk without
+// storing the scan (the key's first uncached call in the window, or
+// watching off), it calls own instead and returns streamed true with
+// own's error; own reports how many entries it walked. Otherwise it is
+// Uncached(k, false, tok): the watched partition (served), or at the
+// key's second call a walk that is stored and watched.
+func (c *Cache) UncachedStream(k Key, tok *cancel.Token, own func() (int, error)) (s *Snapshot, served, streamed bool, err error) {
+	c.mu.Lock()
+	reason := c.watchOff
+	if reason == "" {
+		if e, ok := c.entries[k]; ok && e.rw != nil {
+			c.mu.Unlock()
+			s, served, err = c.Uncached(k, false, tok)
+			return s, served, false, err
+		}
+		var promote bool
+		if promote, reason = c.noteUncachedPeek(k, k.Root); promote {
+			c.mu.Unlock()
+			s, served, err = c.Uncached(k, false, tok)
+			return s, served, false, err
+		}
+		c.noteUncached(k, k.Root)
+	}
+	c.mu.Unlock()
+	t0 := time.Now()
+	n, err := own()
+	c.mu.Lock()
+	c.countUncached(reason)
+	c.st.fullScans++
+	c.st.fullScanRead += int64(n)
+	c.st.fullScanTime += time.Since(t0)
+	c.mu.Unlock()
+	return nil, false, true, err
+}
+
+// noteUncachedPeek is noteUncached without recording the call: whether an
+// uncached call of k now would make it watched, or why it would walk.
+// c.mu held.
+func (c *Cache) noteUncachedPeek(k any, root string) (promote bool, reason string) {
+	if r, ok := c.sticky[root]; ok {
+		return false, r
+	}
+	if last, seen := c.uncachedSeen[k]; seen && c.now().Sub(last) <= UncachedWindow {
+		return true, ""
+	}
+	return false, UncachedFirst
+}
