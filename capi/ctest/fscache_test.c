@@ -233,6 +233,82 @@ int main(void) {
 	expect_error(fscache_grep("{\"pattern\":\"a\",\"path\":\".\",\"maxCountPerFile\":\"1\"}", NULL, NULL, NULL), "invalid_options",
 		     "GrepOptions.maxCountPerFile: expected a number", "bad maxCountPerFile");
 
+#ifndef _WIN32
+	/* read cache (fscache's own): a first read is pi's text, a reread
+	 * against its hash is the marker, a range, the engine's error codes, a
+	 * FIFO, the cancel flag (nothing stored), resolve and the store's
+	 * statistics. (Not on Windows, whose test root is a relative path; the
+	 * read cache wants an absolute cwd.) */
+	{
+		static const char hash[] = "4fdbc441ea7b546100e086ac1e4fc5ae6749b7314311c99db05be450eca12996";
+		char ropts[2048], store[320], cancelled_store[320], fifo[320], key[400] = "";
+		struct stat st;
+		snprintf(store, sizeof store, "%s/rc-store", root);
+		snprintf(cancelled_store, sizeof cancelled_store, "%s/rc-cancelled", root);
+		write_file("rc.txt", "alpha\nbeta\ngamma\n");
+		snprintf(ropts, sizeof ropts, "{\"path\":\"rc.txt\",\"cwd\":\"%s\",\"storeDir\":\"%s\"}", root, store);
+		res = fscache_read_cache(ropts, NULL);
+		CHECK(res && strncmp(res, "{\"ok\":{\"mode\":\"full\",\"pathKey\":\"", 32) == 0, "read cache first: %s", res);
+		CHECK(res && strstr(res, "\"text\":\"alpha\\nbeta\\ngamma\\n\"") != NULL, "read cache first text: %s", res);
+		CHECK(res && strstr(res, "\"meta\":{\"v\":1,") != NULL && strstr(res, hash) != NULL, "read cache first meta: %s", res);
+		if (res) {
+			const char *k = strstr(res, "\"pathKey\":\"");
+			const char *e = k ? strchr(k + 11, '"') : NULL;
+			if (e && (size_t)(e - (k + 11)) < sizeof key)
+				memcpy(key, k + 11, (size_t)(e - (k + 11)));
+		}
+		expect_ok(res, "\"scopeKey\":\"full\"", "read cache first");
+		snprintf(ropts, sizeof ropts,
+			 "{\"path\":\"rc.txt\",\"cwd\":\"%s\",\"storeDir\":\"%s\",\"pathKey\":\"%s\",\"bases\":{\"full\":\"%s\"}}", root,
+			 store, key, hash);
+		res = fscache_read_cache(ropts, NULL);
+		CHECK(res && strstr(res, "\"baseHash\":\"4fdbc441") != NULL, "read cache reread base: %s", res);
+		expect_ok(res, "{\"ok\":{\"mode\":\"unchanged\",", "read cache reread");
+		snprintf(ropts, sizeof ropts,
+			 "{\"path\":\"rc.txt\",\"cwd\":\"%s\",\"storeDir\":\"%s\",\"pathKey\":\"%s\",\"bases\":{\"full\":\"%s\"}}", root,
+			 store, key, hash);
+		expect_ok(fscache_read_cache(ropts, NULL), "\"text\":\"[readcache: unchanged, 4 lines]\"", "read cache marker");
+		snprintf(ropts, sizeof ropts, "{\"path\":\"rc.txt:2-2\",\"cwd\":\"%s\",\"noStore\":true}", root);
+		res = fscache_read_cache(ropts, NULL);
+		CHECK(res && strstr(res, "\"path\":\"rc.txt\",\"offset\":2,\"limit\":1,\"text\":\"beta\\n\\n[2 more lines in file. Use offset=3 to continue.]\"") != NULL,
+		      "read cache range: %s", res);
+		expect_ok(res, "\"scopeKey\":\"r:2:2\"", "read cache range");
+
+		snprintf(ropts, sizeof ropts, "{\"path\":\"rc.txt:3-1\",\"cwd\":\"%s\"}", root);
+		expect_error(fscache_read_cache(ropts, NULL), "invalid_range", "", "read cache bad range");
+		snprintf(ropts, sizeof ropts, "{\"path\":\"rc.txt\",\"cwd\":\"%s\",\"offset\":9}", root);
+		expect_error(fscache_read_cache(ropts, NULL), "offset_beyond_eof", "Offset 9 is beyond end of file (4 lines total)",
+			     "read cache offset past the end");
+		snprintf(fifo, sizeof fifo, "%s/rc.fifo", root);
+		CHECK(mkfifo(fifo, 0644) == 0, "mkfifo %s", fifo);
+		snprintf(ropts, sizeof ropts, "{\"path\":\"rc.fifo\",\"cwd\":\"%s\"}", root);
+		expect_error(fscache_read_cache(ropts, NULL), "not_regular", "Not a regular file: ", "read cache FIFO");
+		expect_error(fscache_read_cache(NULL, NULL), "invalid_options", "options_json is NULL", "read cache NULL");
+		expect_error(fscache_read_cache("{\"path\":\"x\",\"offset\":\"1\"}", NULL), "invalid_options",
+			     "ReadCacheOptions.offset: expected a number", "read cache bad offset");
+		expect_error(fscache_read_cache("{\"path\":\"x\",\"bases\":[]}", NULL), "invalid_options",
+			     "ReadCacheOptions.bases: expected an object", "read cache bad bases");
+
+		flag = 1;
+		snprintf(ropts, sizeof ropts, "{\"path\":\"rc.txt\",\"cwd\":\"%s\",\"storeDir\":\"%s\"}", root, cancelled_store);
+		expect_error(fscache_read_cache(ropts, &flag), "cancelled", "Operation aborted", "read cache cancelled");
+		flag = 0;
+		snprintf(ropts, sizeof ropts, "{\"path\":\"rc.txt\",\"cwd\":\"%s\",\"storeDir\":\"%s\",\"timeoutMs\":0}", root, cancelled_store);
+		expect_error(fscache_read_cache(ropts, &flag), "timeout", "Aborted: Timeout", "read cache timeout");
+		CHECK(stat(cancelled_store, &st) != 0, "a cancelled read made its store %s", cancelled_store);
+
+		snprintf(ropts, sizeof ropts, "{\"path\":\"@rc.txt:1-2\",\"cwd\":\"%s\"}", root);
+		expect_ok(fscache_read_cache_resolve(ropts), "\"path\":\"@rc.txt\",\"offset\":1,\"limit\":2}}", "read cache resolve");
+		snprintf(ropts, sizeof ropts, "{\"path\":\"rc.txt:0\",\"cwd\":\"%s\"}", root);
+		expect_error(fscache_read_cache_resolve(ropts), "invalid_range", "", "resolve bad range");
+		expect_error(fscache_read_cache_resolve(NULL), "invalid_options", "options_json is NULL", "resolve NULL");
+		snprintf(ropts, sizeof ropts, "{\"dir\":\"%s\"}", store);
+		expect_ok(fscache_read_cache_store(ropts), "\",\"objects\":1,\"bytes\":17}}", "read cache store");
+		expect_error(fscache_read_cache_store("{}"), "invalid_options", "ReadCacheStoreOptions.dir: missing", "store without dir");
+		expect_error(fscache_read_cache_store(NULL), "invalid_options", "options_json is NULL", "store NULL");
+	}
+#endif
+
 	/* free */
 	fscache_free(NULL);
 
