@@ -6,7 +6,7 @@
 // loads, each with os/cpu/libc fields so npm installs only the one that fits).
 //
 //   node build/stage-npm.mjs --version V --out DIR \
-//        [--platform TRIPLE=ADDON=LIB[=NAME]]... [--overlay]
+//        [--platform TRIPLE=ADDON=LIB[=NAME]]... [--overlay] [--pi]
 //
 // The main package's files are bindings/node/package.json's "files" (the one
 // list of what the package holds), less the binaries and the addon's C source.
@@ -16,6 +16,11 @@
 // package to install under the name @oh-my-pi/pi-natives (it re-exports the
 // real pi-natives, a dependency through an npm alias, and serves fscache's
 // functions); its dependency on fscache-native is pinned to V.
+//
+// --pi also packs bindings/pi-fscache/ (the pi package: pi's read on the read
+// cache, find/grep/ls on fscache) as DIR/pi-fscache-V.tgz: its package.json's
+// "files" (directories copied whole), version V, its dependency on
+// fscache-native pinned to V, no devDependencies.
 
 import fs from "node:fs";
 import path from "node:path";
@@ -49,6 +54,7 @@ function parseArgs(argv) {
       if (!addon || !lib) throw new Error(`--platform wants TRIPLE=ADDON=LIB[=NAME], got ${argv[i]}`);
       o.platforms.push({ triple, addon: path.resolve(addon), lib: path.resolve(lib), name: name || path.basename(lib) });
     } else if (a === "--overlay") o.overlay = true;
+    else if (a === "--pi") o.pi = true;
     else throw new Error(`unknown argument ${a}`);
   }
   if (!/^\d+\.\d+\.\d+/.test(o.version || "")) throw new Error(`--version wants a semver, got ${o.version}`);
@@ -120,10 +126,29 @@ function stageOverlay(o, stage) {
   return pack(dir, o.out);
 }
 
+const PI_DIR = path.join(TOP, "bindings", "pi-fscache");
+
+function stagePi(o, stage) {
+  const src = JSON.parse(fs.readFileSync(path.join(PI_DIR, "package.json"), "utf8"));
+  const dir = path.join(stage, src.name);
+  fs.mkdirSync(dir, { recursive: true });
+  for (const f of src.files) {
+    const from = path.join(PI_DIR, f);
+    if (!fs.existsSync(from)) throw new Error(`${src.name}: "files" names ${f}, which does not exist in ${PI_DIR}`);
+    fs.cpSync(from, path.join(dir, f), { recursive: true, filter: (p) => !p.split(path.sep).includes("node_modules") });
+  }
+  fs.copyFileSync(path.join(TOP, "LICENSE"), path.join(dir, "LICENSE"));
+  const { devDependencies, scripts, ...rest } = src;
+  const dependencies = { ...src.dependencies, "fscache-native": o.version };
+  writeJSON(path.join(dir, "package.json"), { ...rest, version: o.version, files: [...src.files, "LICENSE"], dependencies });
+  return pack(dir, o.out);
+}
+
 const o = parseArgs(process.argv.slice(2));
 const stage = path.join(o.out, "npm");
 fs.rmSync(stage, { recursive: true, force: true });
 fs.mkdirSync(stage, { recursive: true });
 const made = [stageMain(o, stage), ...o.platforms.map((p) => stagePlatform(o, stage, p))];
 if (o.overlay) made.push(stageOverlay(o, stage));
+if (o.pi) made.push(stagePi(o, stage));
 for (const f of made) console.log(path.relative(process.cwd(), f));

@@ -4,7 +4,8 @@
 #                        fscache-native-linux-x64-gnu-V.tgz, fscache-native-linux-arm64-gnu-V.tgz
 #                        (addon + library), fscache-V-linux-{x64,arm64}.tar.gz (C SDK),
 #                        fscache-pi-natives-V.tgz (the overlay to install as
-#                        @oh-my-pi/pi-natives for the coding agent: bindings/pi-natives-overlay/)
+#                        @oh-my-pi/pi-natives for the coding agent: bindings/pi-natives-overlay/),
+#                        pi-fscache-V.tgz (the pi package: bindings/pi-fscache/)
 #   make test-dist       checks what every platform's packed binaries export
 #                        (the header's functions, Node-API's entry points: no
 #                        more) and link (check-linux, check-darwin,
@@ -54,9 +55,10 @@ CI_EXTRA   += test-dist
 
 # The npm package in the repository carries VERSION too (so `npm pack` there
 # agrees); this keeps the two from drifting.
-check-version: ## bindings/node/package.json's version is VERSION's
+check-version: ## bindings/node/package.json's version, pi-fscache's and its fscache-native dependency are VERSION's
 	@v=$$($(NODE) -p 'require("./$(NODE_DIR)/package.json").version'); \
 	  test "$$v" = "$(VERSION)" || { echo "bindings/node/package.json version $$v != VERSION $(VERSION)"; exit 1; }
+	@$(NODE) -e 'const p = require("./bindings/pi-fscache/package.json"), v = process.argv[1]; if (p.version !== v || p.dependencies["fscache-native"] !== v) { console.error("bindings/pi-fscache/package.json: version " + p.version + ", fscache-native " + p.dependencies["fscache-native"] + ": both must be VERSION " + v); process.exit(1); }' $(VERSION)
 
 # ------------------------------------------------------------ other systems
 
@@ -160,11 +162,11 @@ define sdk-archive
 	tar -czf $(call SDK,$(1)) -C $(DIST)/sdk fscache-$(VERSION)-$(1)
 endef
 
-dist: $(LIB) $(NODE_ADDON) arm64 check-version ## dist/: the npm packages of every platform, the overlay and the C SDK archives
+dist: $(LIB) $(NODE_ADDON) arm64 check-version ## dist/: the npm packages of every platform, the overlay, the pi package and the C SDK archives
 	rm -rf $(DIST) && mkdir -p $(DIST)
 	$(NODE) build/stage-npm.mjs --version $(VERSION) --out $(DIST) \
 	  --platform linux-x64-gnu=$(NODE_ADDON)=$(LIB)=$(SONAME) \
-	  --platform linux-arm64-gnu=$(ARM64_ADDON)=$(ARM64_LIB)=$(SONAME) --overlay $(NPM_PLATFORMS)
+	  --platform linux-arm64-gnu=$(ARM64_ADDON)=$(ARM64_LIB)=$(SONAME) --overlay --pi $(NPM_PLATFORMS)
 	$(call sdk-archive,linux-x64,$(LIB))
 	$(call sdk-archive,linux-arm64,$(ARM64_LIB))
 	@ls -l $(DIST)/*.tgz $(DIST)/*.tar.gz
