@@ -1,0 +1,61 @@
+// Helpers shared by the find, grep and ls overrides: pi's path resolution
+// (path-utils.js of pi 0.73.1, which pi does not export), abort handling,
+// and fd's sort order.
+import * as os from "node:os";
+import { isAbsolute, resolve as resolvePath } from "node:path";
+
+const UNICODE_SPACES = /[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g;
+
+/** pi's expandPath: a leading '@' dropped, Unicode spaces made plain, '~' expanded. */
+export function expandPath(filePath) {
+  const at = filePath.startsWith("@") ? filePath.slice(1) : filePath;
+  const normalized = at.replace(UNICODE_SPACES, " ");
+  if (normalized === "~") return os.homedir();
+  if (normalized.startsWith("~/")) return os.homedir() + normalized.slice(1);
+  return normalized;
+}
+
+/** pi's resolveToCwd: filePath resolved against cwd after expandPath. */
+export function resolveToCwd(filePath, cwd) {
+  const expanded = expandPath(filePath);
+  if (isAbsolute(expanded)) return expanded;
+  return resolvePath(cwd, expanded);
+}
+
+/** The error pi's tools reject with when their signal aborts. */
+export function abortError() {
+  return new Error("Operation aborted");
+}
+
+/** Whether err comes from an aborted fscache call. */
+export function isAbort(err, signal) {
+  return Boolean(signal?.aborted) || (err && (err.name === "AbortError" || err.code === "aborted"));
+}
+
+// Rust's Path ordering, which fd sorts its results by: component by
+// component, each compared as bytes. JavaScript's string order is UTF-16's,
+// which differs from UTF-8's only for surrogates.
+const SURROGATE = /[\uD800-\uDFFF]/;
+
+function cmpBytes(a, b) {
+  if (SURROGATE.test(a) || SURROGATE.test(b)) return Buffer.compare(Buffer.from(a), Buffer.from(b));
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
+/** Compares two '/'-separated relative paths as Rust compares Paths. */
+export function comparePaths(a, b) {
+  const n = Math.min(a.length, b.length);
+  let i = 0;
+  while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
+  if (i === n && a.length === b.length) return 0;
+  // back to the start of the component that differs
+  let s = i;
+  while (s > 0 && a.charCodeAt(s - 1) !== 47) s--;
+  const ea = a.indexOf("/", s);
+  const eb = b.indexOf("/", s);
+  const ca = a.slice(s, ea < 0 ? a.length : ea);
+  const cb = b.slice(s, eb < 0 ? b.length : eb);
+  if (ca !== cb) return cmpBytes(ca, cb);
+  // same component: the one that ends here is the shorter path
+  return ea < 0 ? -1 : 1;
+}

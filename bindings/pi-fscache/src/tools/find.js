@@ -1,0 +1,125 @@
+// pi's find tool, answered by fscache's glob over the watched snapshot
+// (cache: true) instead of spawning fd. Same definition (name, schema,
+// description, renderers) as pi's; execute reproduces the text, details
+// and errors pi's fd-backed execute gives with fd 10 (see docs/pi-tools.md).
+import { statSync } from "node:fs";
+import { createFindToolDefinition, DEFAULT_MAX_BYTES, formatSize, truncateHead } from "@mariozechner/pi-coding-agent";
+import { native } from "../native.js";
+import { abortError, comparePaths, isAbort, resolveToCwd } from "./common.js";
+import { candidateOf, GlobError, globRegex, hasUppercase, parseGlob, toBytes } from "./fdglob.js";
+
+const DEFAULT_LIMIT = 1000;
+const DIR = 2;
+
+function fdError(msg) {
+  return new Error(`[fd error]: ${msg}`);
+}
+
+/**
+ * Runs one find call: the result pi's find returns, or throws its error.
+ * cwd resolves a relative `path`.
+ */
+export async function runFind(cwd, { pattern, path: searchDir, limit }, signal) {
+  if (signal?.aborted) throw abortError();
+  const searchPath = resolveToCwd(searchDir || ".", cwd);
+  const effectiveLimit = limit ?? DEFAULT_LIMIT;
+  // fd parses --max-results as an unsigned integer; 0 means no limit.
+  const limitArg = String(effectiveLimit);
+  if (!/^\d+$/.test(limitArg)) {
+    throw new Error(`error: Invalid value '${limitArg}' for '--max-results <count>': invalid digit found in string\n\nFor more information try '--help'`);
+  }
+  const maxResults = Number(limitArg);
+  let isDir = false;
+  try {
+    isDir = statSync(searchPath).isDirectory();
+  } catch {
+    isDir = false;
+  }
+  if (!isDir) {
+    throw new Error(`[fd error]: Search path '${searchPath}' is not a directory.\n[fd error]: No valid search paths given.`);
+  }
+  pattern = String(pattern);
+  const fullPath = pattern.includes("/");
+  let effectivePattern = pattern;
+  if (fullPath && !pattern.startsWith("/") && !pattern.startsWith("**/") && pattern !== "**") {
+    effectivePattern = `**/${pattern}`;
+  }
+  let cand;
+  let regex = null;
+  if (pattern === "") {
+    cand = { pattern: "**", exact: true }; // fd: an empty pattern matches everything
+  } else {
+    let toks;
+    try {
+      toks = parseGlob(effectivePattern);
+    } catch (err) {
+      if (err instanceof GlobError) throw fdError(err.message);
+      throw err;
+    }
+    const ci = !hasUppercase(toks);
+    cand = candidateOf(toks, fullPath, ci);
+    if (!cand.exact) regex = globRegex(toks, ci);
+  }
+  let res;
+  try {
+    res = await native.glob({
+      pattern: cand.pattern,
+      path: searchPath,
+      hidden: true,
+      gitignore: true,
+      includeNodeModules: true,
+      cache: true,
+      maxResults: cand.exact && maxResults > 0 ? maxResults : undefined,
+      signal: signal ?? undefined,
+    });
+  } catch (err) {
+    if (isAbort(err, signal)) throw abortError();
+    throw err;
+  }
+  if (signal?.aborted) throw abortError();
+  let matches = res.matches;
+  if (regex) {
+    const prefix = searchPath.endsWith("/") ? searchPath : `${searchPath}/`;
+    matches = matches.filter((m) => {
+      if (fullPath) return regex.test(toBytes(prefix + m.path));
+      const slash = m.path.lastIndexOf("/");
+      return regex.test(toBytes(slash < 0 ? m.path : m.path.slice(slash + 1)));
+    });
+  }
+  if (matches.length === 0) {
+    return { content: [{ type: "text", text: "No files found matching pattern" }], details: undefined };
+  }
+  matches.sort((a, b) => comparePaths(a.path, b.path));
+  if (maxResults > 0 && matches.length > maxResults) matches = matches.slice(0, maxResults);
+  const relativized = matches.map((m) => (m.fileType === DIR ? `${m.path}/` : m.path));
+  const resultLimitReached = relativized.length >= effectiveLimit;
+  const rawOutput = relativized.join("\n");
+  const truncation = truncateHead(rawOutput, { maxLines: Number.MAX_SAFE_INTEGER });
+  let resultOutput = truncation.content;
+  const details = {};
+  const notices = [];
+  if (resultLimitReached) {
+    notices.push(`${effectiveLimit} results limit reached. Use limit=${effectiveLimit * 2} for more, or refine pattern`);
+    details.resultLimitReached = effectiveLimit;
+  }
+  if (truncation.truncated) {
+    notices.push(`${formatSize(DEFAULT_MAX_BYTES)} limit reached`);
+    details.truncation = truncation;
+  }
+  if (notices.length > 0) resultOutput += `\n\n[${notices.join(". ")}]`;
+  return {
+    content: [{ type: "text", text: resultOutput }],
+    details: Object.keys(details).length > 0 ? details : undefined,
+  };
+}
+
+/** pi's find tool definition with execute served by fscache. */
+export function createFindOverride(cwd) {
+  const base = createFindToolDefinition(cwd);
+  return {
+    ...base,
+    async execute(_toolCallId, params, signal, _onUpdate, ctx) {
+      return runFind(ctx?.cwd ?? cwd, params, signal);
+    },
+  };
+}

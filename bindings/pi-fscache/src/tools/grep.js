@@ -1,0 +1,263 @@
+// pi's grep tool, answered by fscache's grep (the scan cache and its
+// trigram index) instead of spawning rg. Same definition as pi's; execute
+// formats lines as pi's rg-backed execute does: the match line's text as rg
+// reports it (the raw line, every '\r' removed), or with context the blocks
+// pi cuts from the file itself (one per match, overlapping blocks repeated).
+import { readFileSync, statSync } from "node:fs";
+import path from "node:path";
+import {
+  createGrepToolDefinition,
+  DEFAULT_MAX_BYTES,
+  formatSize,
+  truncateHead,
+  truncateLine,
+} from "@mariozechner/pi-coding-agent";
+import { native } from "../native.js";
+import { abortError, isAbort, resolveToCwd } from "./common.js";
+import { GlobError, parseGlob } from "./fdglob.js";
+
+const DEFAULT_LIMIT = 100;
+const GREP_MAX_LINE_LENGTH = 500;
+
+// Rust regex's escape set (regex::escape), for `literal`.
+function escapeRegex(s) {
+  return s.replace(/[\\.+*?()|[\]{}^$#&\-~]/g, "\\$&");
+}
+
+/**
+ * rg's "unclosed group" / "unopened group" errors, which fscache's grep
+ * answers with no matches (its fallback engine). Returns rg's message or
+ * null. Skips escapes and character classes (Rust's nested classes too).
+ */
+export function groupError(pattern) {
+  const opens = [];
+  const chars = Array.from(pattern);
+  let col = 0; // in chars, as rg's caret counts
+  for (let i = 0; i < chars.length; i++, col++) {
+    const c = chars[i];
+    if (c === "\\") {
+      i++;
+      col++;
+      continue;
+    }
+    if (c === "[") {
+      let depth = 1;
+      let j = i + 1;
+      if (chars[j] === "^") j++;
+      if (chars[j] === "]") j++;
+      for (; j < chars.length && depth > 0; j++) {
+        if (chars[j] === "\\") j++;
+        else if (chars[j] === "[") depth++;
+        else if (chars[j] === "]") depth--;
+      }
+      if (depth > 0) return null; // unclosed class: fscache reports it
+      col += j - 1 - i;
+      i = j - 1;
+      continue;
+    }
+    if (c === "(") opens.push(col);
+    else if (c === ")") {
+      if (opens.length === 0) return rgParseError(pattern, col, "unopened group");
+      opens.pop();
+    }
+  }
+  if (opens.length > 0) return rgParseError(pattern, opens[opens.length - 1], "unclosed group");
+  return null;
+}
+
+function rgParseError(pattern, col, msg) {
+  return `regex parse error:\n    ${pattern}\n    ${" ".repeat(col)}^\nerror: ${msg}`;
+}
+
+// fscache reports a parse error of `(?:pattern)`; rg of `pattern`.
+function rgRegexMessage(message, pattern) {
+  let m = message.replace(/^Regex error: /, "");
+  const lines = m.split("\n");
+  if (lines[0] === "regex parse error:" && lines[1] === `    (?:${pattern})` && lines.length >= 4) {
+    lines[1] = `    ${pattern}`;
+    lines[2] = lines[2].replace(/^ {7}/, "    ").replace(/\^+$/, (carets) => {
+      const start = lines[2].indexOf("^") - 7;
+      return carets.slice(0, Math.max(1, Math.min(carets.length, Array.from(pattern).length - start)));
+    });
+    m = lines.join("\n");
+  }
+  return m;
+}
+
+const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+function validUtf8(buf) {
+  try {
+    utf8.decode(buf);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Runs one grep call: the result pi's grep returns, or throws its error.
+ */
+export async function runGrep(cwd, { pattern, path: searchDir, glob, ignoreCase, literal, context, limit }, signal) {
+  if (signal?.aborted) throw abortError();
+  const searchPath = resolveToCwd(searchDir || ".", cwd);
+  let isDirectory;
+  try {
+    isDirectory = statSync(searchPath).isDirectory();
+  } catch {
+    throw new Error(`Path not found: ${searchPath}`);
+  }
+  const contextValue = context && context > 0 ? context : 0;
+  const effectiveLimit = Math.max(1, limit ?? DEFAULT_LIMIT);
+  if (glob) {
+    try {
+      parseGlob(glob);
+    } catch (err) {
+      if (err instanceof GlobError) throw new Error(err.message);
+      throw err;
+    }
+  }
+  pattern = String(pattern);
+  if (!literal) {
+    const ge = groupError(pattern);
+    if (ge) throw new Error(ge);
+  }
+  let res;
+  try {
+    res = await native.grep({
+      pattern: literal ? escapeRegex(pattern) : pattern,
+      path: searchPath,
+      glob: glob || undefined,
+      ignoreCase: Boolean(ignoreCase),
+      hidden: true,
+      gitignore: true,
+      cache: true,
+      maxCount: Math.ceil(effectiveLimit),
+      maxColumns: 4, // the text is read from the file, as rg reports it
+      signal: signal ?? undefined,
+    });
+  } catch (err) {
+    if (isAbort(err, signal)) throw abortError();
+    if (err && err.code === "invalid_regex") throw new Error(rgRegexMessage(err.message, pattern));
+    throw err;
+  }
+  if (signal?.aborted) throw abortError();
+  const matches = res.matches;
+  if (matches.length === 0) {
+    return { content: [{ type: "text", text: "No matches found" }], details: undefined };
+  }
+  const matchLimitReached = matches.length >= effectiveLimit;
+  let linesTruncated = false;
+  const outputLines = [];
+  const files = new Map(); // absolute path -> {buf, lines, offsets}
+  const fileOf = (abs) => {
+    let f = files.get(abs);
+    if (!f) {
+      let buf = null;
+      try {
+        buf = readFileSync(abs);
+      } catch {
+        buf = null;
+      }
+      f = { buf, lines: undefined, starts: [0], scanned: 0 };
+      files.set(abs, f);
+    }
+    return f;
+  };
+  // pi's getFileLines: the file as UTF-8, split on \r\n, \r and \n.
+  const fileLines = (f) => {
+    if (f.lines === undefined) {
+      f.lines = f.buf === null ? [] : f.buf.toString("utf8").replace(/\r\n/g, "\n").replace(/\r/g, "\n").split("\n");
+    }
+    return f.lines;
+  };
+  // The bytes of line n (from 1, split on '\n' as rg numbers lines).
+  const rawLine = (f, n) => {
+    const buf = f.buf;
+    while (f.starts.length <= n && f.scanned <= buf.length) {
+      const nl = buf.indexOf(10, f.scanned);
+      if (nl < 0) {
+        f.starts.push(buf.length + 1);
+        f.scanned = buf.length + 1;
+        break;
+      }
+      f.starts.push(nl + 1);
+      f.scanned = nl + 1;
+    }
+    if (n >= f.starts.length) return null;
+    let start = f.starts[n - 1];
+    const end = f.starts[n] - 1;
+    if (n === 1 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) start = 3; // rg strips a UTF-8 BOM
+    return buf.subarray(start, Math.max(start, end));
+  };
+  const formatPath = (rel, abs) => {
+    if (isDirectory && rel && !rel.startsWith("..")) return rel;
+    return path.basename(abs);
+  };
+  const formatBlock = (relativePath, f, lineNumber) => {
+    const lines = fileLines(f);
+    if (!lines.length) return [`${relativePath}:${lineNumber}: (unable to read file)`];
+    const block = [];
+    const start = contextValue > 0 ? Math.max(1, lineNumber - contextValue) : lineNumber;
+    const end = contextValue > 0 ? Math.min(lines.length, lineNumber + contextValue) : lineNumber;
+    for (let current = start; current <= end; current++) {
+      const lineText = lines[current - 1] ?? "";
+      const sanitized = lineText.replace(/\r/g, "");
+      const { text, wasTruncated } = truncateLine(sanitized);
+      if (wasTruncated) linesTruncated = true;
+      if (current === lineNumber) block.push(`${relativePath}:${current}: ${text}`);
+      else block.push(`${relativePath}-${current}- ${text}`);
+    }
+    return block;
+  };
+  const limitCount = Math.ceil(effectiveLimit);
+  for (const m of matches.slice(0, limitCount)) {
+    const abs = isDirectory ? path.join(searchPath, m.path) : m.path;
+    const relativePath = formatPath(isDirectory ? m.path : "", abs);
+    const f = fileOf(abs);
+    if (contextValue === 0 && f.buf !== null) {
+      const raw = rawLine(f, m.lineNumber);
+      if (raw !== null && validUtf8(raw)) {
+        const sanitized = raw.toString("utf8").replace(/\r/g, "");
+        const { text, wasTruncated } = truncateLine(sanitized);
+        if (wasTruncated) linesTruncated = true;
+        outputLines.push(`${relativePath}:${m.lineNumber}: ${text}`);
+        continue;
+      }
+    }
+    outputLines.push(...formatBlock(relativePath, f, m.lineNumber));
+  }
+  const rawOutput = outputLines.join("\n");
+  const truncation = truncateHead(rawOutput, { maxLines: Number.MAX_SAFE_INTEGER });
+  let output = truncation.content;
+  const details = {};
+  const notices = [];
+  if (matchLimitReached) {
+    notices.push(`${effectiveLimit} matches limit reached. Use limit=${effectiveLimit * 2} for more, or refine pattern`);
+    details.matchLimitReached = effectiveLimit;
+  }
+  if (truncation.truncated) {
+    notices.push(`${formatSize(DEFAULT_MAX_BYTES)} limit reached`);
+    details.truncation = truncation;
+  }
+  if (linesTruncated) {
+    notices.push(`Some lines truncated to ${GREP_MAX_LINE_LENGTH} chars. Use read tool to see full lines`);
+    details.linesTruncated = true;
+  }
+  if (notices.length > 0) output += `\n\n[${notices.join(". ")}]`;
+  return {
+    content: [{ type: "text", text: output }],
+    details: Object.keys(details).length > 0 ? details : undefined,
+  };
+}
+
+/** pi's grep tool definition with execute served by fscache. */
+export function createGrepOverride(cwd) {
+  const base = createGrepToolDefinition(cwd);
+  return {
+    ...base,
+    async execute(_toolCallId, params, signal, _onUpdate, ctx) {
+      return runGrep(ctx?.cwd ?? cwd, params, signal);
+    },
+  };
+}

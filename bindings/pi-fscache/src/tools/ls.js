@@ -1,0 +1,82 @@
+// pi's ls tool with the same output, from one readdir with file types:
+// only symbolic links (and entries of unknown type) are stat'ed, where pi
+// stats every entry. (fscache's listWorkspace and scan cache apply ignore
+// rules and skip .git, node_modules and other directories, which ls lists;
+// see docs/pi-tools.md.)
+import { existsSync, readdirSync, statSync } from "node:fs";
+import nodePath from "node:path";
+import { createLsToolDefinition, DEFAULT_MAX_BYTES, formatSize, truncateHead } from "@mariozechner/pi-coding-agent";
+import { abortError, resolveToCwd } from "./common.js";
+
+const DEFAULT_LIMIT = 500;
+const collator = new Intl.Collator(); // what String.prototype.localeCompare uses without arguments
+
+/** Runs one ls call: the result pi's ls returns, or throws its error. */
+export async function runLs(cwd, { path, limit }, signal) {
+  if (signal?.aborted) throw abortError();
+  const dirPath = resolveToCwd(path || ".", cwd);
+  const effectiveLimit = limit ?? DEFAULT_LIMIT;
+  if (!existsSync(dirPath)) throw new Error(`Path not found: ${dirPath}`);
+  if (!statSync(dirPath).isDirectory()) throw new Error(`Not a directory: ${dirPath}`);
+  let dirents;
+  try {
+    dirents = readdirSync(dirPath, { withFileTypes: true });
+  } catch (e) {
+    throw new Error(`Cannot read directory: ${e.message}`);
+  }
+  // pi: entries.sort((a, b) => a.toLowerCase().localeCompare(b.toLowerCase()))
+  const keyed = dirents.map((d) => ({ d, k: d.name.toLowerCase() }));
+  keyed.sort((a, b) => collator.compare(a.k, b.k));
+  const results = [];
+  let entryLimitReached = false;
+  for (const { d } of keyed) {
+    if (results.length >= effectiveLimit) {
+      entryLimitReached = true;
+      break;
+    }
+    let isDir;
+    if (d.isSymbolicLink() || !(d.isFile() || d.isDirectory() || d.isFIFO() || d.isSocket() || d.isCharacterDevice() || d.isBlockDevice())) {
+      try {
+        isDir = statSync(nodePath.join(dirPath, d.name)).isDirectory();
+      } catch {
+        continue; // pi skips entries it cannot stat
+      }
+    } else {
+      isDir = d.isDirectory();
+    }
+    results.push(isDir ? `${d.name}/` : d.name);
+  }
+  if (signal?.aborted) throw abortError();
+  if (results.length === 0) {
+    return { content: [{ type: "text", text: "(empty directory)" }], details: undefined };
+  }
+  const rawOutput = results.join("\n");
+  const truncation = truncateHead(rawOutput, { maxLines: Number.MAX_SAFE_INTEGER });
+  let output = truncation.content;
+  const details = {};
+  const notices = [];
+  if (entryLimitReached) {
+    notices.push(`${effectiveLimit} entries limit reached. Use limit=${effectiveLimit * 2} for more`);
+    details.entryLimitReached = effectiveLimit;
+  }
+  if (truncation.truncated) {
+    notices.push(`${formatSize(DEFAULT_MAX_BYTES)} limit reached`);
+    details.truncation = truncation;
+  }
+  if (notices.length > 0) output += `\n\n[${notices.join(". ")}]`;
+  return {
+    content: [{ type: "text", text: output }],
+    details: Object.keys(details).length > 0 ? details : undefined,
+  };
+}
+
+/** pi's ls tool definition with execute replaced. */
+export function createLsOverride(cwd) {
+  const base = createLsToolDefinition(cwd);
+  return {
+    ...base,
+    async execute(_toolCallId, params, signal, _onUpdate, ctx) {
+      return runLs(ctx?.cwd ?? cwd, params, signal);
+    },
+  };
+}
