@@ -148,6 +148,19 @@ export default function registerRead(pi, options = {}) {
     return { content: [{ type: "text", text: result.text }], details };
   }
 
+  // Reads run one at a time, in the order pi starts them (the source order
+  // of an assistant message's tool calls): a sibling read answered against
+  // the overlay then always comes after the read whose text it relies on.
+  let queue = Promise.resolve();
+  function executeInOrder(...args) {
+    const run = queue.then(() => execute(...args));
+    queue = run.then(
+      () => undefined,
+      () => undefined,
+    );
+    return run;
+  }
+
   pi.registerTool({
     name: template.name,
     label: template.label,
@@ -155,7 +168,7 @@ export default function registerRead(pi, options = {}) {
     promptSnippet: template.promptSnippet,
     promptGuidelines: template.promptGuidelines,
     parameters: template.parameters,
-    execute,
+    execute: executeInOrder,
     renderCall: template.renderCall,
     renderResult: template.renderResult,
   });

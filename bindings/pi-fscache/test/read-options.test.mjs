@@ -1,0 +1,133 @@
+// The read override's switches and side paths: PI_FSCACHE_READ=0, pi's flag
+// --no-fscache-read, an engine that cannot be loaded, /readcache-status, and
+// the in-flight overlay through the tool (sibling calls of one assistant
+// message), against pi's SessionManager and fscache's engine.
+import test from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { SessionManager, createReadToolDefinition } from "@mariozechner/pi-coding-agent";
+import registerRead, { disabledByEnv } from "../src/read/index.js";
+
+const tmpRoot = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "pi-fscache-options-")));
+test.after(() => fs.rmSync(tmpRoot, { recursive: true, force: true }));
+let n = 0;
+function workdir(files) {
+  const d = path.join(tmpRoot, `w${++n}`);
+  fs.mkdirSync(d, { mode: 0o700 });
+  for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(d, name), text);
+  return d;
+}
+const body = Array.from({ length: 200 }, (_, i) => `row ${i + 1}`).join("\n") + "\n";
+
+function setup(cwd, options = {}) {
+  const sm = SessionManager.inMemory(cwd);
+  sm.appendMessage({ role: "user", content: [{ type: "text", text: "go" }], timestamp: Date.now() });
+  const notes = [];
+  const pi = {
+    tools: new Map(),
+    commands: new Map(),
+    flags: new Map(),
+    registerTool: (t) => pi.tools.set(t.name, t),
+    registerCommand: (name, o) => pi.commands.set(name, o),
+    registerFlag: (name, o) => pi.flags.set(name, o.default),
+    getFlag: (name) => pi.flags.get(name),
+    on() {},
+    appendEntry: (type, data) => sm.appendCustomEntry(type, data),
+  };
+  const reg = registerRead(pi, { env: {}, ...options });
+  const ctx = { cwd, sessionManager: sm, ui: { notify: (m, l) => notes.push([l, m]) } };
+  let seq = 0;
+  const exec = (args) => pi.tools.get("read").execute(`c${++seq}`, args, undefined, undefined, ctx);
+  const append = (id, res) =>
+    sm.appendMessage({ role: "toolResult", toolCallId: id, toolName: "read", content: res.content, details: res.details, isError: false, timestamp: Date.now() });
+  const read = async (args) => {
+    const res = await exec(args);
+    append(`c${seq}`, res);
+    return res;
+  };
+  return { sm, pi, reg, ctx, notes, exec, append, read };
+}
+
+test("PI_FSCACHE_READ=0 registers nothing of the read cache", () => {
+  for (const v of ["0", "false", "off", "NO", " 0 "]) assert.equal(disabledByEnv({ PI_FSCACHE_READ: v }), true, v);
+  for (const v of [undefined, "", "1", "yes"]) assert.equal(disabledByEnv({ PI_FSCACHE_READ: v }), false, String(v));
+  const s = setup(workdir({}), { env: { PI_FSCACHE_READ: "0" } });
+  assert.equal(s.reg, undefined);
+  assert.equal(s.pi.tools.size, 0);
+  assert.equal(s.pi.commands.size, 0);
+});
+
+test("--no-fscache-read answers with pi's own read", async () => {
+  const cwd = workdir({ "a.txt": body });
+  const s = setup(cwd);
+  assert.equal(s.pi.flags.get("no-fscache-read"), false);
+  s.pi.flags.set("no-fscache-read", true);
+  const base = await createReadToolDefinition(cwd).execute("b", { path: "a.txt" }, undefined, undefined, { cwd });
+  for (let i = 0; i < 2; i++) {
+    const r = await s.read({ path: "a.txt" });
+    assert.deepEqual(r, base);
+  }
+});
+
+test("an engine without readCache: pi's own read, one warning", async () => {
+  const cwd = workdir({ "a.txt": body });
+  const s = setup(cwd, { native: {} });
+  const base = await createReadToolDefinition(cwd).execute("b", { path: "a.txt" }, undefined, undefined, { cwd });
+  assert.deepEqual(await s.read({ path: "a.txt" }), base);
+  assert.deepEqual(await s.read({ path: "a.txt" }), base);
+  assert.equal(s.notes.filter(([l]) => l === "warning").length, 1);
+});
+
+test("an engine that fails unexpectedly: pi's own read (§14)", async () => {
+  const cwd = workdir({ "a.txt": body });
+  const failing = {
+    readCacheResolve: async (o) => ({ pathKey: path.join(cwd, o.path), absPath: path.join(cwd, o.path), path: o.path }),
+    readCache: async () => {
+      throw Object.assign(new Error("store: something broke"), { code: "store" });
+    },
+  };
+  const s = setup(cwd, { native: failing });
+  const base = await createReadToolDefinition(cwd).execute("b", { path: "a.txt" }, undefined, undefined, { cwd });
+  assert.deepEqual(await s.read({ path: "a.txt" }), base);
+});
+
+test("/readcache-status reports the branch's trust, modes, savings and the store", async () => {
+  const cwd = workdir({ "a.txt": body });
+  const s = setup(cwd);
+  await s.read({ path: "a.txt" });
+  await s.read({ path: "a.txt" });
+  fs.writeFileSync(path.join(cwd, "a.txt"), body.replace("row 100\n", "row one hundred\n"));
+  await s.read({ path: "a.txt" });
+  await s.read({ path: "a.txt", offset: 5, limit: 3 });
+  await s.pi.commands.get("readcache-status").handler("", s.ctx);
+  const [level, text] = s.notes.at(-1);
+  assert.equal(level, "info");
+  assert.match(text, /readcache: 1 files, 2 scopes trusted on this branch/);
+  assert.match(text, /reads in the replay window: 4 \(full 1, unchanged 1, unchanged_range 1, diff 1, full_fallback 0\)/);
+  assert.match(text, /saved about \d+ bytes/);
+  assert.match(text, new RegExp(`object store ${path.join(cwd, ".pi", "readcache").replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}: 2 objects, \\d+ bytes`));
+});
+
+test("overlay: a sibling read of the same assistant message gets the marker; a result that never landed is forgotten", async () => {
+  const cwd = workdir({ "a.txt": body });
+  const s = setup(cwd);
+  // one assistant message, two read calls: the second runs before pi appends the first's result
+  s.sm.appendMessage({ role: "assistant", content: [], api: "faux", provider: "faux", model: "faux", usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason: "toolUse", timestamp: Date.now() });
+  const first = await s.exec({ path: "a.txt" });
+  const second = await s.exec({ path: "a.txt" });
+  assert.equal(first.details.readcache.mode, "full");
+  assert.equal(second.details.readcache.mode, "unchanged");
+  // neither result is appended (an aborted turn); the leaf moves on
+  s.sm.appendMessage({ role: "user", content: [{ type: "text", text: "again" }], timestamp: Date.now() });
+  const third = await s.exec({ path: "a.txt" });
+  assert.equal(third.details.readcache.mode, "full", "the overlay of the old leaf is not trusted");
+});
+
+test("reads run in the order they start: a sibling's marker never precedes the text it relies on", async () => {
+  const cwd = workdir({ "a.txt": body });
+  const s = setup(cwd);
+  const rs = await Promise.all([s.exec({ path: "a.txt" }), s.exec({ path: "a.txt" }), s.exec({ path: "a.txt" })]);
+  assert.deepEqual(rs.map((r) => r.details.readcache.mode), ["full", "unchanged", "unchanged"]);
+});
