@@ -131,3 +131,30 @@ test("reads run in the order they start: a sibling's marker never precedes the t
   const rs = await Promise.all([s.exec({ path: "a.txt" }), s.exec({ path: "a.txt" }), s.exec({ path: "a.txt" })]);
   assert.deepEqual(rs.map((r) => r.details.readcache.mode), ["full", "unchanged", "unchanged"]);
 });
+
+test("bad input: a FIFO, a directory, a symlink loop, a path outside cwd, an unreadable file", async () => {
+  const cwd = workdir({ "a.txt": body });
+  const outside = workdir({ "o.txt": "outside\n" });
+  const s = setup(cwd);
+  const { execFileSync } = await import("node:child_process");
+  execFileSync("mkfifo", [path.join(cwd, "pipe")]);
+  fs.mkdirSync(path.join(cwd, "dir"));
+  fs.symlinkSync("loop2", path.join(cwd, "loop1"));
+  fs.symlinkSync("loop1", path.join(cwd, "loop2"));
+  fs.writeFileSync(path.join(cwd, "secret.txt"), "x\n", { mode: 0o000 });
+  const piRead = (args) => createReadToolDefinition(cwd).execute("b", args, undefined, undefined, { cwd });
+  const fifo = await s.exec({ path: "pipe" }).then(() => "resolved", (e) => e.message);
+  assert.match(fifo, /pipe/, "a FIFO is refused with an error naming it, not read (pi's read would block)");
+  for (const p of ["dir", "loop1"]) {
+    const mine = await s.exec({ path: p }).then((r) => r, (e) => e.message);
+    const theirs = await piRead({ path: p }).then((r) => r, (e) => e.message);
+    assert.deepEqual(mine, theirs, p);
+  }
+  if (process.getuid?.() !== 0) {
+    const mine = await s.exec({ path: "secret.txt" }).then((r) => r, (e) => e.message);
+    assert.deepEqual(mine, await piRead({ path: "secret.txt" }).then((r) => r, (e) => e.message));
+  }
+  const out = await s.exec({ path: path.join(outside, "o.txt") });
+  assert.equal(out.content[0].text, "outside\n", "a path outside cwd reads as pi's read does");
+  assert.equal(out.details.readcache.mode, "full");
+});
