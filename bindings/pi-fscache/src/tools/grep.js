@@ -14,7 +14,7 @@ import {
 } from "@mariozechner/pi-coding-agent";
 import { native } from "../native.js";
 import { abortError, isAbort, resolveToCwd } from "./common.js";
-import { GlobError, parseGlob } from "./fdglob.js";
+import { GlobError, globRegex, parseGlob, toBytes } from "./fdglob.js";
 
 const DEFAULT_LIMIT = 100;
 const GREP_MAX_LINE_LENGTH = 500;
@@ -109,9 +109,13 @@ export async function runGrep(cwd, { pattern, path: searchDir, glob, ignoreCase,
   }
   const contextValue = context && context > 0 ? context : 0;
   const effectiveLimit = Math.max(1, limit ?? DEFAULT_LIMIT);
+  // rg's `--glob '!x'` excludes what x matches (a basename when x has no
+  // '/'); fscache's glob only selects, so the exclusion is applied here.
+  let exclude = null;
   if (glob) {
     try {
-      parseGlob(glob);
+      const toks = parseGlob(glob.startsWith("!") ? glob.slice(1) : glob);
+      if (glob.startsWith("!")) exclude = { re: globRegex(toks, false), base: !glob.includes("/") };
     } catch (err) {
       if (err instanceof GlobError) throw new Error(err.message);
       throw err;
@@ -127,12 +131,12 @@ export async function runGrep(cwd, { pattern, path: searchDir, glob, ignoreCase,
     res = await native.grep({
       pattern: literal ? escapeRegex(pattern) : pattern,
       path: searchPath,
-      glob: glob || undefined,
+      glob: exclude ? undefined : glob || undefined,
       ignoreCase: Boolean(ignoreCase),
       hidden: true,
       gitignore: true,
       cache: true,
-      maxCount: Math.ceil(effectiveLimit),
+      maxCount: exclude ? undefined : Math.ceil(effectiveLimit),
       maxColumns: 4, // the text is read from the file, as rg reports it
       signal: signal ?? undefined,
     });
@@ -142,7 +146,10 @@ export async function runGrep(cwd, { pattern, path: searchDir, glob, ignoreCase,
     throw err;
   }
   if (signal?.aborted) throw abortError();
-  const matches = res.matches;
+  let matches = res.matches;
+  if (exclude) {
+    matches = matches.filter((m) => !exclude.re.test(toBytes(exclude.base ? path.basename(m.path) : m.path)));
+  }
   if (matches.length === 0) {
     return { content: [{ type: "text", text: "No matches found" }], details: undefined };
   }
