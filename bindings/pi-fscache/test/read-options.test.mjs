@@ -158,3 +158,13 @@ test("bad input: a FIFO, a directory, a symlink loop, a path outside cwd, an unr
   assert.equal(out.content[0].text, "outside\n", "a path outside cwd reads as pi's read does");
   assert.equal(out.details.readcache.mode, "full");
 });
+
+test("/readcache-refresh: a file whose name ends in a number is a path, not a range", async () => {
+  const cwd = workdir({ "notes 2": body });
+  const s = setup(cwd);
+  await s.read({ path: "notes 2" });
+  await s.pi.commands.get("readcache-refresh").handler("notes 2", s.ctx);
+  const e = s.sm.getLeafEntry();
+  assert.equal(e.data.pathKey, path.join(cwd, "notes 2"));
+  assert.equal(e.data.scopeKey, "full");
+});

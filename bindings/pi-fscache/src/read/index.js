@@ -11,6 +11,8 @@
 // pi's read stays), or per run by pi's flag --no-fscache-read (the override
 // answers with pi's own read).
 
+import { existsSync } from "node:fs";
+import { resolve as resolvePath } from "node:path";
 import { createReadToolDefinition } from "@mariozechner/pi-coding-agent";
 import { Type } from "typebox";
 import { CUSTOM_TYPE, MODES, invalidation } from "./replay.js";
@@ -196,7 +198,9 @@ export default function registerRead(pi, options = {}) {
     description: "make the next read of a file (or of lines start-end) send its text again: /readcache-refresh <path> [start-end]",
     handler: async (args, ctx) => {
       const text = String(args ?? "").trim();
-      const m = /^(.*\S)\s+([1-9][0-9]*)(?:-([1-9][0-9]*))?$/.exec(text);
+      // "<path> <start>[-<end>]"; a path that names a file as a whole wins (§5.2)
+      const cwd = ctx?.cwd ?? process.cwd();
+      const m = existsSync(resolvePath(cwd, text)) ? null : /^(.*\S)\s+([1-9][0-9]*)(?:-([1-9][0-9]*))?$/.exec(text);
       let pathArg = text;
       let offset;
       let limit;
