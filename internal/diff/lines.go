@@ -1,6 +1,9 @@
 package diff
 
-import "strings"
+import (
+	"hash/maphash"
+	"strings"
+)
 
 // pollEvery is how many units of work (lines indexed, compared or
 // extended) the diff does between two calls of Options.Cancel.
@@ -104,32 +107,70 @@ func (d *differ) run() error {
 }
 
 // intern gives the lines old[pre:endA] and new[pre:endB] ids: equal lines,
-// equal ids, numbered from 0 in order of first appearance.
+// equal ids, numbered from 0 in order of first appearance. Lines only in
+// the new side get ids too (the shifting of changes compares them). The
+// table is open addressing over one hash of each line (the runtime's
+// string hash), with no allocation per line.
 func (d *differ) intern(pre, endA, endB int) {
 	d.a = make([]int32, endA-pre)
 	d.b = make([]int32, endB-pre)
-	ids := make(map[string]int32, len(d.a))
+	total := len(d.a) + len(d.b)
+	size := 16
+	for size < 2*total {
+		size <<= 1
+	}
+	mask := uint64(size - 1)
+	// A slot holds the hash's high half and id+1 (0: empty). where[id]
+	// is the first line with that id: k < len(d.a) is old line pre+k,
+	// else new line pre+k-len(d.a). Nothing here holds a pointer.
+	slots := make([]uint64, size)
+	where := make([]int32, 0, len(d.a))
+	seed := maphash.MakeSeed()
+	text := func(k int32) string {
+		if int(k) < len(d.a) {
+			return d.old.line(pre + int(k))
+		}
+		return d.new.line(pre + int(k) - len(d.a))
+	}
+	lookup := func(l string, k int32) int32 {
+		h := maphash.String(seed, l)
+		tag := h &^ 0xffffffff
+		for i := h & mask; ; i = (i + 1) & mask {
+			s := slots[i]
+			if s == 0 {
+				id := int32(len(where))
+				slots[i] = tag | uint64(id+1)
+				where = append(where, k)
+				return id
+			}
+			if s&^0xffffffff == tag {
+				if id := int32(s&0xffffffff) - 1; text(where[id]) == l {
+					return id
+				}
+			}
+		}
+	}
 	for i := range d.a {
-		l := d.old.line(pre + i)
-		id, ok := ids[l]
-		if !ok {
-			id = int32(len(ids))
-			ids[l] = id
-		}
-		d.a[i] = id
+		d.a[i] = lookup(d.old.line(pre+i), int32(i))
 	}
-	for i := range d.b {
-		l := d.new.line(pre + i)
-		id, ok := ids[l]
-		if !ok {
-			// Lines only in b get ids too: cnt must be indexable by them.
-			id = int32(len(ids))
-			ids[l] = id
+	// Most new lines equal the old line on the diagonal of the last
+	// match (the file is mostly unchanged): try it first, a comparison of
+	// lines read in order, before hashing.
+	diag := 0
+	for j := range d.b {
+		l := d.new.line(pre + j)
+		if i := j + diag; i >= 0 && i < len(d.a) && d.old.line(pre+i) == l {
+			d.b[j] = d.a[i]
+			continue
 		}
-		d.b[i] = id
+		id := lookup(l, int32(len(d.a)+j))
+		if w := int(where[id]); w < len(d.a) {
+			diag = w - j
+		}
+		d.b[j] = id
 	}
-	d.cnt = make([]int32, len(ids))
-	d.head = make([]int32, len(ids))
+	d.cnt = make([]int32, len(where))
+	d.head = make([]int32, len(where))
 	d.next = make([]int32, len(d.a))
 }
 
