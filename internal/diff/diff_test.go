@@ -143,6 +143,22 @@ func TestErrors(t *testing.T) {
 	if _, _, err := Unified("x", "y", big, bigB, Options{Cancel: func() bool { polls++; return false }}); err != nil || polls < 10 {
 		t.Fatalf("never cancelled: %v after %d polls (want >= 10 on 100k lines)", err, polls)
 	}
+	// Cancel inside Myers' search (no line rare enough to anchor).
+	r := &rng{s: 4}
+	var pa, pb strings.Builder
+	for i := 0; i < 50000; i++ {
+		pa.WriteString([]string{"}\n", "\n"}[r.intn(2)])
+		pb.WriteString([]string{"}\n", "\n"}[r.intn(2)])
+	}
+	polls = 0
+	_, _, err = Unified("x", "y", pa.String(), pb.String(), Options{Cancel: func() bool { polls++; return polls > 5 }})
+	if err != ErrCancelled || polls != 6 {
+		t.Fatalf("Myers cancelled at the 6th poll: %v after %d polls", err, polls)
+	}
+	// MaxBytes < 0 is no bound.
+	if p4, _, err := Unified("x", "y", a, b, Options{MaxBytes: -1}); err != nil || p4 != p {
+		t.Fatalf("MaxBytes -1: %v", err)
+	}
 	// Bad options and names.
 	if _, _, err := Unified("x", "y", a, b, Options{Context: -1}); err == nil || !strings.Contains(err.Error(), "negative Context") {
 		t.Fatalf("negative context: %v", err)

@@ -83,6 +83,12 @@ func (d *differ) findLCS(r region) (best region, res int, err error) {
 	found, hasCommon := false, false
 	work := 0
 	for bp := r.lo2; bp < r.hi2; {
+		if work++; work >= 1024 {
+			if d.tick(work) {
+				return best, 0, ErrCancelled
+			}
+			work = 0
+		}
 		bnext := bp + 1
 		id := b[bp]
 		c := cnt[id]
@@ -130,12 +136,6 @@ func (d *differ) findLCS(r region) (best region, res int, err error) {
 			as = np
 		}
 		bp = bnext
-		if work += 1; work >= 1024 {
-			if d.tick(work) {
-				return best, 0, ErrCancelled
-			}
-			work = 0
-		}
 	}
 	switch {
 	case hasCommon && bestCnt > maxChain:
