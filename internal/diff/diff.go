@@ -4,17 +4,26 @@
 // against the version it saw, so the diff must be fast on large files (up
 // to at least 16 MiB / 200k lines) and the patch small.
 //
-// The algorithm is git's histogram diff (xdiff/xhistogram.c): lines are
-// split once and interned to integer ids (each line hashed once, no
-// allocation per line); the common prefix and suffix are trimmed; the rest
-// is split at the longest run of common lines that occurs least often in
-// the old side (an anchor of at most 64 occurrences), and both sides of it
-// are diffed the same way. A region that has common lines but no anchor (all
-// of them occur too often, such as "}" and blank lines) is diffed with
-// Myers' O(ND) algorithm in linear space, with a cost bound that keeps
-// pathological inputs near-linear (as xdiff does). The changes are then
-// slid to GNU diff's canonical positions (diffutils' shift_boundaries) and
-// printed as GNU diff -u and git print them.
+// The algorithm is git's histogram diff (xdiff/xhistogram.c): the common
+// prefix and suffix are trimmed; the other lines are interned to integer
+// ids (each hashed at most once, in a table holding no pointers; a new
+// line equal to the old line on the diagonal of the last match takes its
+// id unhashed); the rest is split at the longest run of common lines that
+// occurs least often in the old side (an anchor of at most 64
+// occurrences), and both sides of it are diffed the same way. A region
+// that has common lines but no anchor (all of them occur too often, such
+// as "}" and blank lines) is diffed with Myers' O(ND) algorithm in linear
+// space, with xdiff's cost bound (past max(256, sqrt(N)) edit steps a
+// search settles for the furthest point reached), so that pathological
+// inputs stay bounded: two files of 200k lines each drawn at random from 3
+// distinct lines take about 2.5 s. The changes are then slid to GNU diff's
+// canonical positions (diffutils' shift_boundaries) and printed as GNU
+// diff -u and git print them.
+//
+// On generated code-like files (BenchmarkUnified; make bench-diff for the
+// comparison with jsdiff) a diff takes about 1 ms at 12k lines and 12-15 ms
+// at 100k lines, and its patch is within 1% of the size of jsdiff's
+// minimal one.
 //
 // It is written here because no suitable maintained Go library is
 // available on this project's module proxy: go-udiff (0.4.1) is not a
