@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 	"unsafe"
 )
@@ -175,7 +174,7 @@ func TestReadCacheThroughABI(t *testing.T) {
 	wantErr(t, "timeout 0", rcCall(t, "readCache", with(map[string]any{"timeoutMs": 0})), "timeout", "Aborted: Timeout")
 	if runtime.GOOS != "windows" {
 		fifo := filepath.Join(dir, "fifo")
-		if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		if err := mkfifo(fifo); err != nil {
 			t.Fatal(err)
 		}
 		wantErr(t, "FIFO", rcCall(t, "readCache", with(map[string]any{"path": "fifo"})), "not_regular", "Not a regular file: "+fifo)

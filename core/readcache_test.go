@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/fscache/fscache/internal/readcache"
@@ -128,7 +127,7 @@ func TestReadCacheErrors(t *testing.T) {
 	_, err = ReadCacheResolve(ctx, ReadCacheResolveOptions{Path: "f.txt:0", Cwd: dir})
 	wantCode(t, "resolve f.txt:0", err, CodeInvalidRange, "")
 	if runtime.GOOS != "windows" {
-		if err := syscall.Mkfifo(filepath.Join(dir, "fifo"), 0o644); err != nil {
+		if err := mkfifo(filepath.Join(dir, "fifo")); err != nil {
 			t.Fatal(err)
 		}
 		_, err = ReadCache(ctx, ReadCacheOptions{Path: "fifo", Cwd: dir, NoStore: true})

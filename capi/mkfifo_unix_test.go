@@ -1,0 +1,8 @@
+//go:build cgo && unix
+
+package main
+
+import "syscall"
+
+// mkfifo makes a named pipe (the read cache must refuse it, not block).
+func mkfifo(path string) error { return syscall.Mkfifo(path, 0o644) }
