@@ -199,7 +199,8 @@
  * Cancellation: `cancel` may be NULL. Otherwise it points at caller-owned
  *   memory that must stay valid until the call returns. The library only
  *   reads it (atomically, as a 32-bit int); any non-zero value aborts the call,
- *   which then returns the "aborted" error. It is polled before the walk, at
+ *   which then returns the "aborted" error ("cancelled" for
+ *   fscache_read_cache, the read cache's own code). It is polled before the walk, at
  *   least every 128 entries, and between files; a flag that is already
  *   non-zero when the call starts aborts at once. `timeoutMs` in the options
  *   gives a deadline, reported as the "timeout" error; `timeoutMs: 0` has
