@@ -1,22 +1,41 @@
 # pi-tools.mk: pi's find, grep and ls on fscache (bindings/pi-fscache/src/tools,
 # issue 36; docs/pi-tools.md).
 #
-#   make test-pi-tools   the differential test against pi's built-in find and
-#                        grep (Debian's fd-find and ripgrep, installed when
-#                        missing) and ls; part of make test
+#   make test-pi-tools   the tools' suites alone (test/tools-*.test.mjs: the
+#                        differential test against pi's built-in find, grep and
+#                        ls with Debian's fd-find and ripgrep, installed when
+#                        missing; edits seen; a real pi session with the
+#                        package installed by `pi install`). make test runs
+#                        them through test-pi (build/mk/pi-fscache.mk), which
+#                        gets fd and rg from pi-tools-debs below.
+#   make bench-pi-tools [BENCH_REPO=DIR] [BENCH_PI_TOOLS_ARGS='--rounds 20']
+#                        each tool, first call (a fresh process each) and
+#                        repeated, the override against pi's built-in, on Go's
+#                        src and BENCH_REPO, idle and beside a CPU hog
+#                        (build/out/bench/pi-tools.md and .json)
 #
 # PI_DIR and PI_STAMP (npm ci of bindings/pi-fscache) come from
 # build/mk/pi-fscache.mk; the defaults below serve until it is included.
 
 PI_DIR       ?= bindings/pi-fscache
 PI_TOOLS_DEBS := fd-find ripgrep
+BENCH_PI_TOOLS_ARGS ?=
 
-TEST_EXTRA += test-pi-tools
+BENCH_EXTRA += bench-pi-tools
 
-.PHONY: test-pi-tools pi-tools-debs
+.PHONY: test-pi-tools pi-tools-debs bench-pi-tools
 
-pi-tools-debs: ## Debian's fd-find and ripgrep, for the differential test
+pi-tools-debs: ## Debian's fd-find and ripgrep, for the tools' differential test and bench
 	@sh $(ENSURE_DEBS) $(PI_TOOLS_DEBS)
 
-test-pi-tools: $(NODE_ADDON) pi-tools-debs $(PI_STAMP) ## differential test of pi-fscache's find, grep and ls against pi's built-ins
-	cd $(PI_DIR) && FS_GREP_INDEX_DIR=$(CURDIR)/build/out/grep-index $(NODE) --test test/tools-*.test.mjs
+# test-pi runs every test/*.test.mjs, the tools' suites among them.
+test-pi: pi-tools-debs
+
+test-pi-tools: $(NODE_ADDON) pi-tools-debs $(PI_STAMP) ## pi-fscache's find, grep and ls suites alone (differential test against pi's built-ins, edits seen, a pi session after pi install)
+	cd $(PI_DIR) && FSCACHE_NODE_ADDON=$(abspath $(NODE_ADDON)) FSCACHE_LIB=$(abspath $(LIB)) \
+	  FS_GREP_INDEX_DIR=$(CURDIR)/build/out/grep-index $(NODE) --test --test-reporter=spec test/tools-*.test.mjs
+
+bench-pi-tools: $(NODE_ADDON) pi-tools-debs $(PI_STAMP) ## pi-fscache's find, grep and ls against pi's fd/rg-backed built-ins, first and repeated calls, idle and beside a hog (build/out/bench/pi-tools.md)
+	cd $(PI_DIR) && FSCACHE_NODE_ADDON=$(abspath $(NODE_ADDON)) $(NODE) bench/tools.mjs \
+	  --go-src $(abspath $(shell $(GO) env GOROOT)/src) $(if $(BENCH_REPO),--repo $(abspath $(BENCH_REPO))) \
+	  --out $(abspath build/out/bench) $(BENCH_PI_TOOLS_ARGS)

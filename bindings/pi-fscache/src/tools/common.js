@@ -47,15 +47,26 @@ export function comparePaths(a, b) {
   const n = Math.min(a.length, b.length);
   let i = 0;
   while (i < n && a.charCodeAt(i) === b.charCodeAt(i)) i++;
-  if (i === n && a.length === b.length) return 0;
+  if (i === n) {
+    // one is a prefix of the other: the shorter comes first, whether the
+    // longer goes on in the same component or in a further one
+    return a.length === b.length ? 0 : a.length < b.length ? -1 : 1;
+  }
+  const ca = a.charCodeAt(i);
+  const cb = b.charCodeAt(i);
+  // a '/' here ends that path's component, which is then the shorter
+  if (ca === 47) return -1;
+  if (cb === 47) return 1;
+  // within one component, below the surrogates: UTF-16 order is UTF-8's
+  if (ca < 0xd800 && cb < 0xd800) return ca - cb;
   // back to the start of the component that differs
   let s = i;
   while (s > 0 && a.charCodeAt(s - 1) !== 47) s--;
   const ea = a.indexOf("/", s);
   const eb = b.indexOf("/", s);
-  const ca = a.slice(s, ea < 0 ? a.length : ea);
-  const cb = b.slice(s, eb < 0 ? b.length : eb);
-  if (ca !== cb) return cmpBytes(ca, cb);
+  const compA = a.slice(s, ea < 0 ? a.length : ea);
+  const compB = b.slice(s, eb < 0 ? b.length : eb);
+  if (compA !== compB) return cmpBytes(compA, compB);
   // same component: the one that ends here is the shorter path
   return ea < 0 ? -1 : 1;
 }

@@ -15,11 +15,52 @@ function fdError(msg) {
   return new Error(`[fd error]: ${msg}`);
 }
 
+// The parsed pattern's candidate and filter, by pattern (fd's glob rules
+// cost a parse and a RegExp per call otherwise).
+const compiled = new Map();
+const COMPILED_MAX = 256;
+
+function compile(pattern) {
+  let c = compiled.get(pattern);
+  if (c !== undefined) return c;
+  const fullPath = pattern.includes("/");
+  let effectivePattern = pattern;
+  if (fullPath && !pattern.startsWith("/") && !pattern.startsWith("**/") && pattern !== "**") {
+    effectivePattern = `**/${pattern}`;
+  }
+  if (pattern === "") {
+    c = { fullPath, cand: { pattern: "**", exact: true }, regex: null }; // fd: an empty pattern matches everything
+  } else {
+    let toks;
+    try {
+      toks = parseGlob(effectivePattern);
+    } catch (err) {
+      if (err instanceof GlobError) throw fdError(err.message);
+      throw err;
+    }
+    const ci = !hasUppercase(toks);
+    const cand = candidateOf(toks, fullPath, ci);
+    c = { fullPath, cand, regex: cand.exact ? null : globRegex(toks, ci) };
+  }
+  if (compiled.size >= COMPILED_MAX) compiled.delete(compiled.keys().next().value);
+  compiled.set(pattern, c);
+  return c;
+}
+
+// Whether paths are in comparePaths order already (fscache's glob answers
+// in walk order, which is usually that order).
+function sortedByPath(matches) {
+  for (let i = 1; i < matches.length; i++) if (comparePaths(matches[i - 1].path, matches[i].path) > 0) return false;
+  return true;
+}
+
 /**
  * Runs one find call: the result pi's find returns, or throws its error.
- * cwd resolves a relative `path`.
+ * cwd resolves a relative `path`. prof, when given, gets the time of the
+ * fscache call and of the rest (`native`, `post`, in ms).
  */
-export async function runFind(cwd, { pattern, path: searchDir, limit }, signal) {
+export async function runFind(cwd, { pattern, path: searchDir, limit }, signal, prof) {
+  const t0 = prof ? performance.now() : 0;
   if (signal?.aborted) throw abortError();
   const searchPath = resolveToCwd(searchDir || ".", cwd);
   const effectiveLimit = limit ?? DEFAULT_LIMIT;
@@ -38,29 +79,9 @@ export async function runFind(cwd, { pattern, path: searchDir, limit }, signal) 
   if (!isDir) {
     throw new Error(`[fd error]: Search path '${searchPath}' is not a directory.\n[fd error]: No valid search paths given.`);
   }
-  pattern = String(pattern);
-  const fullPath = pattern.includes("/");
-  let effectivePattern = pattern;
-  if (fullPath && !pattern.startsWith("/") && !pattern.startsWith("**/") && pattern !== "**") {
-    effectivePattern = `**/${pattern}`;
-  }
-  let cand;
-  let regex = null;
-  if (pattern === "") {
-    cand = { pattern: "**", exact: true }; // fd: an empty pattern matches everything
-  } else {
-    let toks;
-    try {
-      toks = parseGlob(effectivePattern);
-    } catch (err) {
-      if (err instanceof GlobError) throw fdError(err.message);
-      throw err;
-    }
-    const ci = !hasUppercase(toks);
-    cand = candidateOf(toks, fullPath, ci);
-    if (!cand.exact) regex = globRegex(toks, ci);
-  }
+  const { fullPath, cand, regex } = compile(String(pattern));
   let res;
+  const t1 = prof ? performance.now() : 0;
   try {
     res = await native.glob({
       pattern: cand.pattern,
@@ -76,6 +97,7 @@ export async function runFind(cwd, { pattern, path: searchDir, limit }, signal) 
     if (isAbort(err, signal)) throw abortError();
     throw err;
   }
+  const t2 = prof ? performance.now() : 0;
   if (signal?.aborted) throw abortError();
   let matches = res.matches;
   if (regex) {
@@ -87,9 +109,13 @@ export async function runFind(cwd, { pattern, path: searchDir, limit }, signal) 
     });
   }
   if (matches.length === 0) {
+    if (prof) {
+      prof.native = t2 - t1;
+      prof.post = performance.now() - t0 - prof.native;
+    }
     return { content: [{ type: "text", text: "No files found matching pattern" }], details: undefined };
   }
-  matches.sort((a, b) => comparePaths(a.path, b.path));
+  if (!sortedByPath(matches)) matches.sort((a, b) => comparePaths(a.path, b.path));
   if (maxResults > 0 && matches.length > maxResults) matches = matches.slice(0, maxResults);
   const relativized = matches.map((m) => (m.fileType === DIR ? `${m.path}/` : m.path));
   const resultLimitReached = relativized.length >= effectiveLimit;
@@ -107,6 +133,10 @@ export async function runFind(cwd, { pattern, path: searchDir, limit }, signal) 
     details.truncation = truncation;
   }
   if (notices.length > 0) resultOutput += `\n\n[${notices.join(". ")}]`;
+  if (prof) {
+    prof.native = t2 - t1;
+    prof.post = performance.now() - t0 - prof.native;
+  }
   return {
     content: [{ type: "text", text: resultOutput }],
     details: Object.keys(details).length > 0 ? details : undefined,

@@ -3,7 +3,7 @@
 // formats lines as pi's rg-backed execute does: the match line's text as rg
 // reports it (the raw line, every '\r' removed), or with context the blocks
 // pi cuts from the file itself (one per match, overlapping blocks repeated).
-import { readFileSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import path from "node:path";
 import {
   createGrepToolDefinition,
@@ -15,6 +15,7 @@ import {
 import { native } from "../native.js";
 import { abortError, isAbort, resolveToCwd } from "./common.js";
 import { GlobError, globRegex, parseGlob, toBytes } from "./fdglob.js";
+import { LineFileCache } from "./linefiles.js";
 
 const DEFAULT_LIMIT = 100;
 const GREP_MAX_LINE_LENGTH = 500;
@@ -86,19 +87,26 @@ function rgRegexMessage(message, pattern) {
 
 const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
 
-function validUtf8(buf) {
+// The text of bytes that are valid UTF-8, else null (rg reports such a
+// line as bytes, and pi then cuts it from the file decoded as a whole).
+function decodeUtf8(buf) {
   try {
-    utf8.decode(buf);
-    return true;
+    return utf8.decode(buf);
   } catch {
-    return false;
+    return null;
   }
 }
 
+/** The files grep's lines are cut from, kept between calls (linefiles.js). */
+export const fileCache = new LineFileCache();
+
 /**
  * Runs one grep call: the result pi's grep returns, or throws its error.
+ * prof, when given, gets the time of the fscache call and of the rest
+ * (`native`, `post`, in ms).
  */
-export async function runGrep(cwd, { pattern, path: searchDir, glob, ignoreCase, literal, context, limit }, signal) {
+export async function runGrep(cwd, { pattern, path: searchDir, glob, ignoreCase, literal, context, limit }, signal, prof) {
+  const t0 = prof ? performance.now() : 0;
   if (signal?.aborted) throw abortError();
   const searchPath = resolveToCwd(searchDir || ".", cwd);
   let isDirectory;
@@ -127,6 +135,7 @@ export async function runGrep(cwd, { pattern, path: searchDir, glob, ignoreCase,
     if (ge) throw new Error(ge);
   }
   let res;
+  const t1 = prof ? performance.now() : 0;
   try {
     res = await native.grep({
       pattern: literal ? escapeRegex(pattern) : pattern,
@@ -145,64 +154,37 @@ export async function runGrep(cwd, { pattern, path: searchDir, glob, ignoreCase,
     if (err && err.code === "invalid_regex") throw new Error(rgRegexMessage(err.message, pattern));
     throw err;
   }
+  const t2 = prof ? performance.now() : 0;
   if (signal?.aborted) throw abortError();
   let matches = res.matches;
   if (exclude) {
     matches = matches.filter((m) => !exclude.re.test(toBytes(exclude.base ? path.basename(m.path) : m.path)));
   }
   if (matches.length === 0) {
+    if (prof) {
+      prof.native = t2 - t1;
+      prof.post = performance.now() - t0 - prof.native;
+    }
     return { content: [{ type: "text", text: "No matches found" }], details: undefined };
   }
   const matchLimitReached = matches.length >= effectiveLimit;
   let linesTruncated = false;
   const outputLines = [];
-  const files = new Map(); // absolute path -> {buf, lines, offsets}
+  const files = new Map(); // absolute path -> its bytes and lines (lineFiles.js), or null
   const fileOf = (abs) => {
     let f = files.get(abs);
-    if (!f) {
-      let buf = null;
-      try {
-        buf = readFileSync(abs);
-      } catch {
-        buf = null;
-      }
-      f = { buf, lines: undefined, starts: [0], scanned: 0 };
+    if (f === undefined) {
+      f = fileCache.get(abs);
       files.set(abs, f);
     }
     return f;
-  };
-  // pi's getFileLines: the file as UTF-8, split on \r\n, \r and \n.
-  const fileLines = (f) => {
-    if (f.lines === undefined) {
-      f.lines = f.buf === null ? [] : f.buf.toString("utf8").replace(/\r\n/g, "\n").replace(/\r/g, "\n").split("\n");
-    }
-    return f.lines;
-  };
-  // The bytes of line n (from 1, split on '\n' as rg numbers lines).
-  const rawLine = (f, n) => {
-    const buf = f.buf;
-    while (f.starts.length <= n && f.scanned <= buf.length) {
-      const nl = buf.indexOf(10, f.scanned);
-      if (nl < 0) {
-        f.starts.push(buf.length + 1);
-        f.scanned = buf.length + 1;
-        break;
-      }
-      f.starts.push(nl + 1);
-      f.scanned = nl + 1;
-    }
-    if (n >= f.starts.length) return null;
-    let start = f.starts[n - 1];
-    const end = f.starts[n] - 1;
-    if (n === 1 && buf[0] === 0xef && buf[1] === 0xbb && buf[2] === 0xbf) start = 3; // rg strips a UTF-8 BOM
-    return buf.subarray(start, Math.max(start, end));
   };
   const formatPath = (rel, abs) => {
     if (isDirectory && rel && !rel.startsWith("..")) return rel;
     return path.basename(abs);
   };
   const formatBlock = (relativePath, f, lineNumber) => {
-    const lines = fileLines(f);
+    const lines = f === null ? [] : f.lines();
     if (!lines.length) return [`${relativePath}:${lineNumber}: (unable to read file)`];
     const block = [];
     const start = contextValue > 0 ? Math.max(1, lineNumber - contextValue) : lineNumber;
@@ -222,10 +204,11 @@ export async function runGrep(cwd, { pattern, path: searchDir, glob, ignoreCase,
     const abs = isDirectory ? path.join(searchPath, m.path) : m.path;
     const relativePath = formatPath(isDirectory ? m.path : "", abs);
     const f = fileOf(abs);
-    if (contextValue === 0 && f.buf !== null) {
-      const raw = rawLine(f, m.lineNumber);
-      if (raw !== null && validUtf8(raw)) {
-        const sanitized = raw.toString("utf8").replace(/\r/g, "");
+    if (contextValue === 0 && f !== null) {
+      const raw = f.rawLine(m.lineNumber);
+      const str = raw === null ? null : decodeUtf8(raw);
+      if (str !== null) {
+        const sanitized = str.indexOf("\r") < 0 ? str : str.replace(/\r/g, "");
         const { text, wasTruncated } = truncateLine(sanitized);
         if (wasTruncated) linesTruncated = true;
         outputLines.push(`${relativePath}:${m.lineNumber}: ${text}`);
@@ -252,6 +235,10 @@ export async function runGrep(cwd, { pattern, path: searchDir, glob, ignoreCase,
     details.linesTruncated = true;
   }
   if (notices.length > 0) output += `\n\n[${notices.join(". ")}]`;
+  if (prof) {
+    prof.native = t2 - t1;
+    prof.post = performance.now() - t0 - prof.native;
+  }
   return {
     content: [{ type: "text", text: output }],
     details: Object.keys(details).length > 0 ? details : undefined,

@@ -11,8 +11,12 @@ import { abortError, resolveToCwd } from "./common.js";
 const DEFAULT_LIMIT = 500;
 const collator = new Intl.Collator(); // what String.prototype.localeCompare uses without arguments
 
-/** Runs one ls call: the result pi's ls returns, or throws its error. */
-export async function runLs(cwd, { path, limit }, signal) {
+/**
+ * Runs one ls call: the result pi's ls returns, or throws its error. prof,
+ * when given, gets its time as `post` (`native` 0: no fscache call).
+ */
+export async function runLs(cwd, { path, limit }, signal, prof) {
+  const t0 = prof ? performance.now() : 0;
   if (signal?.aborted) throw abortError();
   const dirPath = resolveToCwd(path || ".", cwd);
   const effectiveLimit = limit ?? DEFAULT_LIMIT;
@@ -47,6 +51,10 @@ export async function runLs(cwd, { path, limit }, signal) {
     results.push(isDir ? `${d.name}/` : d.name);
   }
   if (signal?.aborted) throw abortError();
+  if (prof) {
+    prof.native = 0;
+    prof.post = performance.now() - t0;
+  }
   if (results.length === 0) {
     return { content: [{ type: "text", text: "(empty directory)" }], details: undefined };
   }

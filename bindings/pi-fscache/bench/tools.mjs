@@ -1,0 +1,270 @@
+// make bench-pi-tools (issue 36, item 4): pi-fscache's find, grep and ls
+// against pi 0.73.1's built-in tools (fd and rg from the distribution on
+// PATH, as the differential test runs them), side by side in one run.
+//
+// Per tree (Go's src, and --repo when given) the agent's shapes: find of a
+// source glob with the default limit, grep of a common identifier and of a
+// rare one with the default limit, ls of the root and of a subdirectory.
+// Each shape is timed
+//   - first call: a fresh Node process per call (pi and the package already
+//     imported, as in a pi session that just started), the call alone timed;
+//     built-in and override alternate, a process each;
+//   - repeated: in this process after warm-up calls, the two alternating.
+// Both idle and beside a CPU hog (a child `node -e 'for(;;){}'`).
+// Before timing, a fresh process runs every shape once through the
+// overrides and waits for grep's content index to be built and saved, as
+// after an earlier session on the same tree (FS_GREP_INDEX_DIR or the
+// user's cache directory).
+//
+// The override's own time is split into the fscache call and the JS around
+// it (the `prof` argument of runFind/runGrep/runLs).
+//
+// Usage: node bench/tools.mjs --go-src DIR [--repo DIR] [--out build/out/bench]
+//        [--rounds 20] [--first 3] [--no-hog]
+// Writes pi-tools.md and pi-tools.json to --out.
+import { spawn, spawnSync } from "node:child_process";
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { performance } from "node:perf_hooks";
+import { fileURLToPath } from "node:url";
+import { setupBuiltinTools } from "../test/tools-harness.mjs";
+
+const SELF = fileURLToPath(import.meta.url);
+const args = process.argv.slice(2);
+const opt = (name, def) => {
+  const i = args.indexOf(`--${name}`);
+  return i >= 0 ? args[i + 1] : def;
+};
+const flag = (name) => args.includes(`--${name}`);
+
+// ---- one call in a fresh process -------------------------------------------
+
+async function loadTools() {
+  const pi = await import("@mariozechner/pi-coding-agent");
+  const { runFind } = await import("../src/tools/find.js");
+  const { runGrep } = await import("../src/tools/grep.js");
+  const { runLs } = await import("../src/tools/ls.js");
+  const builtin = {
+    find: (root) => pi.createFindToolDefinition(root),
+    grep: (root) => pi.createGrepToolDefinition(root),
+    ls: (root) => pi.createLsToolDefinition(root),
+  };
+  const ours = { find: runFind, grep: runGrep, ls: runLs };
+  return { builtin, ours };
+}
+
+async function callOnce(tools, impl, tool, root, params, prof) {
+  if (impl === "builtin") {
+    const def = tools.builtin[tool](root);
+    return def.execute("bench", params, undefined, undefined, { cwd: root });
+  }
+  return tools.ours[tool](root, params, undefined, prof);
+}
+
+const textOf = (r) => r.content.map((c) => c.text).join("\n");
+
+if (flag("child")) {
+  const job = JSON.parse(opt("child"));
+  const tools = await loadTools();
+  process.chdir(job.root);
+  if (job.warm) {
+    // run every shape through the overrides, then wait for grep's index
+    const { native } = await import("../src/native.js");
+    for (const s of job.shapes) await callOnce(tools, "ours", s.tool, job.root, s.params);
+    const t0 = performance.now();
+    for (;;) {
+      const g = native.cacheStats().grepIndex;
+      if (g.roots > 0 && g.building === 0) break;
+      if (performance.now() - t0 > 120000) break;
+      await new Promise((r) => setTimeout(r, 100));
+    }
+    for (const s of job.shapes) await callOnce(tools, "ours", s.tool, job.root, s.params);
+    const g = native.cacheStats().grepIndex;
+    process.stdout.write(JSON.stringify({ indexRoots: g.roots, published: g.persisted.published, adopted: g.persisted.adopted, dir: g.persisted.dir }) + "\n");
+    process.exit(0);
+  }
+  const prof = {};
+  const t0 = performance.now();
+  const r = await callOnce(tools, job.impl, job.tool, job.root, job.params, prof);
+  const ms = performance.now() - t0;
+  process.stdout.write(JSON.stringify({ ms, prof, lines: textOf(r).split("\n").length }) + "\n");
+  process.exit(0);
+}
+
+// ---- the run ------------------------------------------------------------------
+
+const goSrc = opt("go-src");
+const repo = opt("repo", process.env.BENCH_REPO || undefined);
+const outDir = opt("out", "build/out/bench");
+const rounds = Number(opt("rounds", 20));
+const firstRounds = Number(opt("first", 3));
+if (!goSrc) {
+  console.error("bench-pi-tools: --go-src DIR is required (Go's src: $(go env GOROOT)/src)");
+  process.exit(2);
+}
+for (const d of [goSrc, repo].filter(Boolean)) {
+  if (!existsSync(d) || !statSync(d).isDirectory()) {
+    console.error(`bench-pi-tools: ${d} is not a directory`);
+    process.exit(2);
+  }
+}
+
+const env = setupBuiltinTools(); // PATH with fd and rg, PI_OFFLINE; children inherit it
+
+function subdirOf(root, prefer) {
+  for (const p of prefer) if (existsSync(path.join(root, p)) && statSync(path.join(root, p)).isDirectory()) return p;
+  const dirs = readdirSync(root, { withFileTypes: true }).filter((d) => d.isDirectory() && !d.name.startsWith("."));
+  dirs.sort((a, b) => (a.name < b.name ? -1 : 1));
+  return dirs[0]?.name ?? ".";
+}
+
+const trees = [
+  {
+    name: "go/src",
+    root: goSrc,
+    shapes: [
+      { tool: "find", label: "find *.go", params: { pattern: "*.go" } },
+      { tool: "grep", label: "grep err (common)", params: { pattern: "err" } },
+      { tool: "grep", label: "grep NewReplacer (rare)", params: { pattern: "NewReplacer" } },
+      { tool: "ls", label: "ls .", params: { path: "." } },
+      { tool: "ls", label: "ls runtime", params: { path: "runtime" } },
+    ],
+  },
+];
+if (repo) {
+  const sub = subdirOf(repo, ["packages", "src", "lib"]);
+  trees.push({
+    name: path.basename(repo),
+    root: repo,
+    shapes: [
+      { tool: "find", label: "find **/*.ts", params: { pattern: opt("repo-find", "**/*.ts") } },
+      { tool: "grep", label: `grep ${opt("repo-common", "path")} (common)`, params: { pattern: opt("repo-common", "path") } },
+      { tool: "grep", label: `grep ${opt("repo-rare", "isStrictBindReservedWord")} (rare)`, params: { pattern: opt("repo-rare", "isStrictBindReservedWord") } },
+      { tool: "ls", label: "ls .", params: { path: "." } },
+      { tool: "ls", label: `ls ${sub}`, params: { path: sub } },
+    ],
+  });
+}
+
+function child(job) {
+  const r = spawnSync(process.execPath, [SELF, "--child", JSON.stringify(job)], { encoding: "utf8", env: process.env, timeout: 300000 });
+  if (r.status !== 0) throw new Error(`bench-pi-tools child failed (${r.status}): ${r.stderr}`);
+  return JSON.parse(r.stdout.trim().split("\n").pop());
+}
+
+const median = (xs) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const n = s.length;
+  return n === 0 ? NaN : n % 2 ? s[(n - 1) / 2] : (s[n / 2 - 1] + s[n / 2]) / 2;
+};
+const pct = (xs, p) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(p * s.length))];
+};
+
+function startHog() {
+  const h = spawn(process.execPath, ["-e", "for(;;){}"], { stdio: "ignore" });
+  return h;
+}
+
+const tools = await loadTools();
+const results = [];
+
+for (const tree of trees) {
+  console.error(`bench-pi-tools: ${tree.name}: warming (index built and saved)`);
+  const warm = child({ warm: true, root: tree.root, shapes: tree.shapes });
+  console.error(`  ${JSON.stringify(warm)}`);
+  for (const condition of flag("no-hog") ? ["idle"] : ["idle", "hog"]) {
+    const hog = condition === "hog" ? startHog() : null;
+    try {
+      if (hog) await new Promise((r) => setTimeout(r, 300));
+      process.chdir(tree.root);
+      for (const shape of tree.shapes) {
+        const row = { tree: tree.name, root: tree.root, condition, tool: shape.tool, shape: shape.label, params: shape.params };
+        // first calls, a fresh process each, alternating which goes first
+        const first = { builtin: [], ours: [] };
+        const firstProf = [];
+        for (let i = 0; i < firstRounds; i++) {
+          const order = i % 2 ? ["ours", "builtin"] : ["builtin", "ours"];
+          for (const impl of order) {
+            const r = child({ impl, tool: shape.tool, root: tree.root, params: shape.params });
+            first[impl].push(r.ms);
+            if (impl === "ours") firstProf.push(r.prof);
+          }
+        }
+        // repeated: same process, warm-up then alternating
+        const rep = { builtin: [], ours: [] };
+        const prof = { native: [], post: [] };
+        const lines = {};
+        for (const impl of ["builtin", "ours"]) {
+          for (let i = 0; i < 3; i++) {
+            const r = await callOnce(tools, impl, shape.tool, tree.root, shape.params);
+            lines[impl] = textOf(r).split("\n").length;
+          }
+        }
+        for (let i = 0; i < rounds; i++) {
+          const order = i % 2 ? ["ours", "builtin"] : ["builtin", "ours"];
+          for (const impl of order) {
+            const p = {};
+            const t0 = performance.now();
+            await callOnce(tools, impl, shape.tool, tree.root, shape.params, p);
+            rep[impl].push(performance.now() - t0);
+            if (impl === "ours") {
+              prof.native.push(p.native ?? 0);
+              prof.post.push(p.post ?? 0);
+            }
+          }
+        }
+        Object.assign(row, {
+          firstBuiltin: median(first.builtin),
+          firstOurs: median(first.ours),
+          firstRatio: median(first.ours) / median(first.builtin),
+          firstOursNative: median(firstProf.map((p) => p.native ?? 0)),
+          repBuiltin: median(rep.builtin),
+          repOurs: median(rep.ours),
+          repOursP90: pct(rep.ours, 0.9),
+          repBuiltinP90: pct(rep.builtin, 0.9),
+          repRatio: median(rep.ours) / median(rep.builtin),
+          repOursNative: median(prof.native),
+          repOursPost: median(prof.post),
+          lines,
+          samples: { first: first, repeated: rep },
+        });
+        const goal = shape.tool === "ls" ? 1 : 0.1;
+        row.repGoal = goal;
+        row.repMet = row.repRatio <= goal;
+        row.firstMet = shape.tool === "ls" ? row.firstRatio <= 1 : row.firstRatio <= 0.8;
+        results.push(row);
+        console.error(
+          `  ${condition.padEnd(4)} ${shape.label.padEnd(34)} first ${row.firstBuiltin.toFixed(2)} / ${row.firstOurs.toFixed(2)} ms (${row.firstRatio.toFixed(2)})` +
+            `  repeated ${row.repBuiltin.toFixed(3)} / ${row.repOurs.toFixed(3)} ms (${row.repRatio.toFixed(3)}; fscache ${row.repOursNative.toFixed(3)}, JS ${row.repOursPost.toFixed(3)})`,
+        );
+      }
+    } finally {
+      if (hog) hog.kill("SIGKILL");
+    }
+  }
+}
+
+// ---- report -----------------------------------------------------------------------
+
+const f = (x, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : "-");
+const load = os.loadavg().map((x) => x.toFixed(2)).join(" ");
+let md = `# make bench-pi-tools: pi's find, grep and ls, built-in (fd, rg) against pi-fscache\n\n`;
+md += `${new Date().toISOString()}; ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "?"}); load average at the end ${load}; `;
+md += `Node ${process.version}; fd ${spawnSync(env.fd, ["--version"], { encoding: "utf8" }).stdout.trim()}; ${spawnSync(env.rg, ["--version"], { encoding: "utf8" }).stdout.split("\n")[0]}.\n`;
+md += `First call: median of ${firstRounds} fresh processes per side (the call alone; grep's index saved by an earlier process). `;
+md += `Repeated: median of ${rounds} calls per side in one process, alternating, after 3 warm-up calls. Times in ms; ratio = override / built-in. `;
+md += `Goals: repeated find and grep <= 0.1, ls <= 1; first calls <= 0.8 (ls <= 1). "fscache" and "JS" split the override's repeated time into the engine call and the JavaScript around it.\n\n`;
+md += `| tree | shape | condition | first built-in | first ours | ratio | repeated built-in | repeated ours | ratio | ours: fscache | ours: JS | goals |\n`;
+md += `| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n`;
+for (const r of results) {
+  const goals = `${r.firstMet ? "first ok" : "first MISSED"}, ${r.repMet ? "repeated ok" : "repeated MISSED"}`;
+  md += `| ${r.tree} | ${r.shape} | ${r.condition} | ${f(r.firstBuiltin)} | ${f(r.firstOurs)} | ${f(r.firstRatio)} | ${f(r.repBuiltin, 3)} | ${f(r.repOurs, 3)} | ${f(r.repRatio, 3)} | ${f(r.repOursNative, 3)} | ${f(r.repOursPost, 3)} | ${goals} |\n`;
+}
+mkdirSync(outDir, { recursive: true });
+writeFileSync(path.join(outDir, "pi-tools.md"), md);
+writeFileSync(path.join(outDir, "pi-tools.json"), JSON.stringify({ date: new Date().toISOString(), loadavg: os.loadavg(), rounds, firstRounds, results }, null, 2) + "\n");
+process.stdout.write(md);
+console.error(`bench-pi-tools: wrote ${path.join(outDir, "pi-tools.md")} and pi-tools.json`);
