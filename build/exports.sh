@@ -2,7 +2,7 @@
 # exports.sh FORMAT SET: what a shipped binary exports, in a linker's format.
 #
 # SET is
-#   lib     the functions include/fscache.h declares (the C ABI, 13 today):
+#   lib     the functions include/fscache.h declares (the C ABI, 16 today):
 #           everything libfscache.so / .dylib / fscache.dll exports. The Go
 #           runtime's and cgo's own symbols (crosscall2, x_cgo_*, _cgo_*,
 #           fscache_go_*, ...) stay inside the library.
