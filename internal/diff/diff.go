@@ -117,6 +117,7 @@ func Unified(oldName, newName, a, b string, o Options) (string, Stats, error) {
 		return "", Stats{}, nil
 	}
 	d := newDiffer(a, b, o.Cancel)
+	defer d.release()
 	if err := d.run(); err != nil {
 		return "", Stats{}, err
 	}

@@ -3,6 +3,7 @@ package diff
 import (
 	"hash/maphash"
 	"strings"
+	"sync"
 )
 
 // pollEvery is how many units of work (lines indexed, compared or
@@ -20,12 +21,13 @@ type side struct {
 	changed []bool
 }
 
-func splitLines(s string) side {
+// splitLines splits s into lines, reusing off's and changed's memory.
+func splitLines(s string, off []int32, changed []bool) side {
 	n := strings.Count(s, "\n")
 	if len(s) > 0 && s[len(s)-1] != '\n' {
 		n++
 	}
-	off := make([]int32, 0, n+1)
+	off = growInt32(off, n+1)[:0]
 	off = append(off, 0)
 	for p := 0; p < len(s); {
 		i := strings.IndexByte(s[p:], '\n')
@@ -36,7 +38,24 @@ func splitLines(s string) side {
 		}
 		off = append(off, int32(p))
 	}
-	return side{text: s, off: off, changed: make([]bool, n+2)}
+	changed = growBool(changed, n+2)
+	clear(changed)
+	return side{text: s, off: off, changed: changed}
+}
+
+// growInt32 is buf[:n], or a new slice when buf is too short.
+func growInt32(buf []int32, n int) []int32 {
+	if cap(buf) >= n {
+		return buf[:n]
+	}
+	return make([]int32, n, n+n/8)
+}
+
+func growBool(buf []bool, n int) []bool {
+	if cap(buf) >= n {
+		return buf[:n]
+	}
+	return make([]bool, n, n+n/8)
 }
 
 // n is the number of lines.
@@ -60,6 +79,9 @@ type differ struct {
 	cnt, head, next []int32
 	// v is Myers' work space.
 	v []int32
+	// slots and where are the interning table (see intern).
+	slots []uint64
+	where []int32
 
 	// exact lifts Myers' cost bound (tests: the edit distance).
 	exact bool
@@ -68,8 +90,29 @@ type differ struct {
 	work   int
 }
 
+// pool keeps differs (their buffers) between calls: a cache, so that
+// repeated diffs do not allocate and clear their work space again.
+var pool = sync.Pool{New: func() any { return new(differ) }}
+
+// maxPooled is the most lines (both sides) of a differ kept in the pool:
+// the buffers of larger diffs are left to the collector.
+const maxPooled = 1 << 20
+
 func newDiffer(a, b string, cancel func() bool) *differ {
-	return &differ{old: splitLines(a), new: splitLines(b), cancel: cancel}
+	d := pool.Get().(*differ)
+	d.old = splitLines(a, d.old.off, d.old.changed)
+	d.new = splitLines(b, d.new.off, d.new.changed)
+	d.cancel, d.work, d.exact, d.pre = cancel, 0, false, 0
+	return d
+}
+
+// release returns d to the pool, without references to the inputs.
+func (d *differ) release() {
+	if d.old.n()+d.new.n() > maxPooled {
+		return
+	}
+	d.old.text, d.new.text, d.cancel = "", "", nil
+	pool.Put(d)
 }
 
 // tick counts w units of work and polls the cancel function every
@@ -110,21 +153,25 @@ func (d *differ) run() error {
 // equal ids, numbered from 0 in order of first appearance. Lines only in
 // the new side get ids too (the shifting of changes compares them). The
 // table is open addressing over one hash of each line (the runtime's
-// string hash), with no allocation per line.
+// string hash), holding no pointers, at most half full (it doubles).
 func (d *differ) intern(pre, endA, endB int) {
-	d.a = make([]int32, endA-pre)
-	d.b = make([]int32, endB-pre)
-	total := len(d.a) + len(d.b)
+	d.a = growInt32(d.a, endA-pre)
+	d.b = growInt32(d.b, endB-pre)
 	size := 16
-	for size < 2*total {
+	for size < 2*len(d.a) {
 		size <<= 1
 	}
-	mask := uint64(size - 1)
 	// A slot holds the hash's high half and id+1 (0: empty). where[id]
 	// is the first line with that id: k < len(d.a) is old line pre+k,
-	// else new line pre+k-len(d.a). Nothing here holds a pointer.
-	slots := make([]uint64, size)
-	where := make([]int32, 0, len(d.a))
+	// else new line pre+k-len(d.a).
+	if cap(d.slots) >= size {
+		d.slots = d.slots[:size]
+		clear(d.slots)
+	} else {
+		d.slots = make([]uint64, size)
+	}
+	slots, mask := d.slots, uint64(size-1)
+	where := d.where[:0]
 	seed := maphash.MakeSeed()
 	text := func(k int32) string {
 		if int(k) < len(d.a) {
@@ -141,6 +188,9 @@ func (d *differ) intern(pre, endA, endB int) {
 				id := int32(len(where))
 				slots[i] = tag | uint64(id+1)
 				where = append(where, k)
+				if 2*len(where) > len(slots) {
+					slots, mask = rehash(slots, where, text, seed)
+				}
 				return id
 			}
 			if s&^0xffffffff == tag {
@@ -169,9 +219,26 @@ func (d *differ) intern(pre, endA, endB int) {
 		}
 		d.b[j] = id
 	}
-	d.cnt = make([]int32, len(where))
-	d.head = make([]int32, len(where))
-	d.next = make([]int32, len(d.a))
+	d.slots, d.where = slots, where
+	d.cnt = growInt32(d.cnt, len(where))
+	clear(d.cnt)
+	d.head = growInt32(d.head, len(where))
+	d.next = growInt32(d.next, len(d.a))
+}
+
+// rehash doubles the table and inserts every id again.
+func rehash(old []uint64, where []int32, text func(int32) string, seed maphash.Seed) ([]uint64, uint64) {
+	slots := make([]uint64, 2*len(old))
+	mask := uint64(len(slots) - 1)
+	for id, k := range where {
+		h := maphash.String(seed, text(k))
+		i := h & mask
+		for slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		slots[i] = h&^0xffffffff | uint64(id+1)
+	}
+	return slots, mask
 }
 
 // markA and markB mark a[lo:hi] deleted and b[lo:hi] inserted.
