@@ -21,9 +21,10 @@
 // diff -u and git print them.
 //
 // On generated code-like files (BenchmarkUnified; make bench-diff for the
-// comparison with jsdiff) a diff takes about 1 ms at 12k lines and 12-15 ms
-// at 100k lines, and its patch is within 1% of the size of jsdiff's
-// minimal one.
+// comparison with jsdiff) a diff takes about 1 ms at 12k lines and 9-20 ms
+// at 100k lines (0.01 to 0.13 of jsdiff 8's time), and its patch is within
+// 1% of the size of jsdiff's minimal one. The work space is kept in a
+// sync.Pool between calls (diffs of up to 1M lines).
 //
 // It is written here because no suitable maintained Go library is
 // available on this project's module proxy: go-udiff (0.4.1) is not a
@@ -82,7 +83,8 @@ type Stats struct {
 	Changed int
 }
 
-// maxInput is the largest side Unified accepts: line offsets are int32.
+// maxInput is the most bytes of both sides together Unified accepts: line
+// offsets and line numbers are int32.
 const maxInput = math.MaxInt32 - 1
 
 // Unified returns the unified diff of a -> b: "--- a/<oldName>\n+++
@@ -94,8 +96,8 @@ const maxInput = math.MaxInt32 - 1
 // without "\n" differs from the same text with it. Equal inputs give ""
 // and zero Stats.
 //
-// Errors: a negative Options.Context, a name holding a newline, a side
-// longer than 2 GiB, ErrTooLarge (wrapped) and ErrCancelled.
+// Errors: a negative Options.Context, a name holding a line break, inputs
+// longer than 2 GiB together, ErrTooLarge (wrapped) and ErrCancelled.
 func Unified(oldName, newName, a, b string, o Options) (string, Stats, error) {
 	ctx := o.Context
 	if ctx < 0 {
@@ -107,8 +109,8 @@ func Unified(oldName, newName, a, b string, o Options) (string, Stats, error) {
 	if strings.ContainsAny(oldName, "\r\n") || strings.ContainsAny(newName, "\r\n") {
 		return "", Stats{}, fmt.Errorf("diff: file name %q or %q holds a line break", oldName, newName)
 	}
-	if len(a) > maxInput || len(b) > maxInput {
-		return "", Stats{}, fmt.Errorf("diff: input too large (%d and %d bytes; at most %d)", len(a), len(b), maxInput)
+	if len(a) > maxInput-len(b) {
+		return "", Stats{}, fmt.Errorf("diff: inputs too large (%d and %d bytes; at most %d together)", len(a), len(b), maxInput)
 	}
 	if o.Cancel != nil && o.Cancel() {
 		return "", Stats{}, ErrCancelled

@@ -3,6 +3,7 @@ package diff
 import (
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -177,6 +178,11 @@ func TestContextDefault(t *testing.T) {
 	if p0 != p3 || u0 == p3 {
 		t.Fatalf("default context differs from 3, or -U0 equals -U3")
 	}
+	all, _, err := Unified("x", "y", a, b, Options{Context: math.MaxInt})
+	if err != nil || !strings.HasPrefix(all, "--- a/x\n+++ b/y\n@@ -1,100 +1,") || strings.Count(all, "@@ -") != 1 {
+		t.Fatalf("Context MaxInt: one hunk of every line, got %v\n%s", err, all)
+	}
+	check(t, a, b, Options{Context: math.MaxInt})
 	for _, l := range splitKeep(u0)[2:] {
 		if l[0] == ' ' {
 			t.Fatalf("-U0 printed a context line %q", l)

@@ -103,6 +103,8 @@ func (d *differ) format(oldName, newName string, ctx, maxBytes int) (string, Sta
 		return "", st, nil
 	}
 	n := d.old.n()
+	// More context than lines is all of them (and no overflow below).
+	ctx = min(ctx, n+d.new.n())
 	var hunks []hunk
 	for k := 0; k < len(bs); {
 		h := hunk{i0: max(bs[k].i0-ctx, 0)}
