@@ -9,7 +9,8 @@
 //   - first call: a fresh Node process per call (pi and the package already
 //     imported, as in a pi session that just started), the call alone timed;
 //     built-in and override alternate, a process each;
-//   - repeated: in this process after warm-up calls, the two alternating.
+//   - repeated: in this process after warm-up calls, the two alternating,
+//     10 ms apart (--gap).
 // Both idle and beside a CPU hog (a child `node -e 'for(;;){}'`).
 // Before timing, a fresh process runs every shape once through the
 // overrides and waits for grep's content index to be built and saved, as
@@ -20,7 +21,7 @@
 // it (the `prof` argument of runFind/runGrep/runLs).
 //
 // Usage: node bench/tools.mjs --go-src DIR [--repo DIR] [--out build/out/bench]
-//        [--rounds 20] [--first 3] [--no-hog]
+//        [--rounds 20] [--first 3] [--gap 10] [--no-hog]
 // Writes pi-tools.md and pi-tools.json to --out.
 import { spawn, spawnSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
@@ -99,6 +100,9 @@ const repo = opt("repo", process.env.BENCH_REPO || undefined);
 const outDir = opt("out", "build/out/bench");
 const rounds = Number(opt("rounds", 20));
 const firstRounds = Number(opt("first", 3));
+// A pause after each repeated call, so that a call does not run beside the
+// exit of the previous call's fd or rg (pi kills rg at the limit).
+const gapMs = Number(opt("gap", 10));
 if (!goSrc) {
   console.error("bench-pi-tools: --go-src DIR is required (Go's src: $(go env GOROOT)/src)");
   process.exit(2);
@@ -169,12 +173,28 @@ function startHog() {
 }
 
 const tools = await loadTools();
+const { native } = await import("../src/native.js");
 const results = [];
+
+// Every shape through the overrides, then wait until grep's index of the
+// root is built (a watching process builds it in the background, and until
+// then greps walk): the steady state of a session that has been running.
+async function settle(tree) {
+  for (let pass = 0; pass < 2; pass++) {
+    for (const s of tree.shapes) await callOnce(tools, "ours", s.tool, tree.root, s.params);
+    await new Promise((r) => setTimeout(r, 500));
+    const t0 = performance.now();
+    while (native.cacheStats().grepIndex.building > 0 && performance.now() - t0 < 120000) {
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
 
 for (const tree of trees) {
   console.error(`bench-pi-tools: ${tree.name}: warming (index built and saved)`);
   const warm = child({ warm: true, root: tree.root, shapes: tree.shapes });
   console.error(`  ${JSON.stringify(warm)}`);
+  await settle(tree);
   for (const condition of flag("no-hog") ? ["idle"] : ["idle", "hog"]) {
     const hog = condition === "hog" ? startHog() : null;
     try {
@@ -210,6 +230,7 @@ for (const tree of trees) {
             const t0 = performance.now();
             await callOnce(tools, impl, shape.tool, tree.root, shape.params, p);
             rep[impl].push(performance.now() - t0);
+            await new Promise((r) => setTimeout(r, gapMs));
             if (impl === "ours") {
               prof.native.push(p.native ?? 0);
               prof.post.push(p.post ?? 0);
@@ -255,7 +276,7 @@ let md = `# make bench-pi-tools: pi's find, grep and ls, built-in (fd, rg) again
 md += `${new Date().toISOString()}; ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "?"}); load average at the end ${load}; `;
 md += `Node ${process.version}; fd ${spawnSync(env.fd, ["--version"], { encoding: "utf8" }).stdout.trim()}; ${spawnSync(env.rg, ["--version"], { encoding: "utf8" }).stdout.split("\n")[0]}.\n`;
 md += `First call: median of ${firstRounds} fresh processes per side (the call alone; grep's index saved by an earlier process). `;
-md += `Repeated: median of ${rounds} calls per side in one process, alternating, after 3 warm-up calls. Times in ms; ratio = override / built-in. `;
+md += `Repeated: median of ${rounds} calls per side in one process, alternating, ${gapMs} ms apart, after 3 warm-up calls. Times in ms; ratio = override / built-in. `;
 md += `Goals: repeated find and grep <= 0.1, ls <= 1; first calls <= 0.8 (ls <= 1). "fscache" and "JS" split the override's repeated time into the engine call and the JavaScript around it.\n\n`;
 md += `| tree | shape | condition | first built-in | first ours | ratio | repeated built-in | repeated ours | ratio | ours: fscache | ours: JS | goals |\n`;
 md += `| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |\n`;

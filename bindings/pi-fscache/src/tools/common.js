@@ -4,6 +4,20 @@
 import * as os from "node:os";
 import { isAbsolute, resolve as resolvePath } from "node:path";
 
+/**
+ * The `cache` option of the find and grep overrides' fscache calls: false.
+ * Without `cache`, fscache answers from the root's watched scan (and
+ * grep's index, the one saved on disk too) once a call has started
+ * watching it, current as of the call, and walks otherwise: the first call
+ * of a process walks only as far as its limit needs (grep in path order,
+ * stopping once its answer is complete) where `cache: true` scans the whole
+ * root first, and a root nothing can watch is walked each time where
+ * `cache: true` would serve a scan up to its TTL old. Measured on Go's src
+ * (make bench-pi-tools, docs/pi-tools.md): repeated calls cost the same
+ * either way; first calls 2 to 4 times less without.
+ */
+export const CACHE = false;
+
 const UNICODE_SPACES = /[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g;
 
 /** pi's expandPath: a leading '@' dropped, Unicode spaces made plain, '~' expanded. */

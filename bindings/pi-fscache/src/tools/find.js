@@ -1,11 +1,11 @@
 // pi's find tool, answered by fscache's glob over the watched snapshot
-// (cache: true) instead of spawning fd. Same definition (name, schema,
+// (see CACHE in common.js) instead of spawning fd. Same definition (name, schema,
 // description, renderers) as pi's; execute reproduces the text, details
 // and errors pi's fd-backed execute gives with fd 10 (see docs/pi-tools.md).
 import { statSync } from "node:fs";
 import { createFindToolDefinition, DEFAULT_MAX_BYTES, formatSize, truncateHead } from "@mariozechner/pi-coding-agent";
 import { native } from "../native.js";
-import { abortError, comparePaths, isAbort, resolveToCwd } from "./common.js";
+import { abortError, CACHE, comparePaths, isAbort, resolveToCwd } from "./common.js";
 import { candidateOf, GlobError, globRegex, hasUppercase, parseGlob, toBytes } from "./fdglob.js";
 
 const DEFAULT_LIMIT = 1000;
@@ -89,7 +89,7 @@ export async function runFind(cwd, { pattern, path: searchDir, limit }, signal, 
       hidden: true,
       gitignore: true,
       includeNodeModules: true,
-      cache: true,
+      cache: CACHE,
       maxResults: cand.exact && maxResults > 0 ? maxResults : undefined,
       signal: signal ?? undefined,
     });

@@ -13,7 +13,7 @@ import {
   truncateLine,
 } from "@mariozechner/pi-coding-agent";
 import { native } from "../native.js";
-import { abortError, isAbort, resolveToCwd } from "./common.js";
+import { abortError, CACHE, isAbort, resolveToCwd } from "./common.js";
 import { GlobError, globRegex, parseGlob, toBytes } from "./fdglob.js";
 import { LineFileCache } from "./linefiles.js";
 
@@ -144,7 +144,7 @@ export async function runGrep(cwd, { pattern, path: searchDir, glob, ignoreCase,
       ignoreCase: Boolean(ignoreCase),
       hidden: true,
       gitignore: true,
-      cache: true,
+      cache: CACHE,
       maxCount: exclude ? undefined : Math.ceil(effectiveLimit),
       maxColumns: 4, // the text is read from the file, as rg reports it
       signal: signal ?? undefined,
