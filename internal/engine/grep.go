@@ -323,7 +323,7 @@ func (g *grepper) searchDir(abs string) error {
 		// No scan at hand: walk in path order and stop with the answer
 		// (grep_stream.go).
 		snap, _, streamed, err := scanCache().UncachedStream(key, g.tok, func() (int, error) {
-			n, err := g.searchStream(root, key)
+			n, err := g.searchStream(root, key, nil)
 			if err == nil && n >= releaseFrom && !scanCache().Watching() {
 				if gi := grepIndex(); gi != nil {
 					gi.releaseIdle()

@@ -246,6 +246,17 @@ func (g *grepper) viaDisk(gi *grepIndexes, r *indexedRoot, root string, key scan
 		gi.countFallback(idxManyCandidates)
 		return false, nil
 	}
+	if limitNeed(g.o) > 0 {
+		// The answer may be complete after the first files in path order:
+		// validated as the walk reaches them, in path order, and no
+		// further (grep_stream.go).
+		if done, err := g.viaDiskStream(gi, r, root, key, ix, plan, distrusted); done {
+			return true, err
+		}
+		if ix.Corrupt() {
+			return false, nil // discarded: searched without it
+		}
+	}
 	entries, err := fullWalk(key, g.tok, nil)
 	if err != nil {
 		return true, err
@@ -291,6 +302,48 @@ func (g *grepper) viaDisk(gi *grepIndexes, r *indexedRoot, root string, key scan
 	g.searched += skipped
 	g.mu.Unlock()
 	return true, err
+}
+
+// viaDiskStream is viaDisk for a grep with a limit: the walk streams in
+// path order with full detail, each file is validated and decided by the
+// plan as the walk emits it, and the walk and the reads stop once the
+// answer is complete. done is false, with nothing kept, when the walk
+// gives no order (the caller validates the full walk) or the index proved
+// corrupt (discarded: the caller searches without it).
+func (g *grepper) viaDiskStream(gi *grepIndexes, r *indexedRoot, root string, key scancache.Key, ix *index.Index, plan *index.Plan, distrusted []string) (bool, error) {
+	sx := &streamIndex{plan: plan, v: newValidator(ix, distrusted)}
+	if gi.policy.onQuery != nil {
+		gi.policy.onQuery(g.tok)
+	}
+	n, err := g.searchStream(root, key, sx)
+	if errors.Is(err, walk.ErrUnordered) {
+		return false, nil
+	}
+	if err == nil && n >= releaseFrom {
+		gi.releaseIdle()
+	}
+	if ix.Corrupt() {
+		// A posting list did not decode: the index is not used again,
+		// and nothing it decided is kept.
+		gi.discard(key, fmt.Errorf("index of %s: corrupt posting list", root))
+		g.mu.Lock()
+		g.results, g.unread, g.searched, g.read, g.listed = nil, nil, 0, 0, 0
+		g.skipBefore = nil
+		g.mu.Unlock()
+		if err != nil {
+			return true, err
+		}
+		return false, nil
+	}
+	if err != nil {
+		return true, err
+	}
+	g.mu.Lock()
+	g.searched += sx.skipped // skipped files were read and hold no match
+	searched := g.listed
+	g.mu.Unlock()
+	gi.noteDiskQuery(r, searched, sx.skipped, sx.untrusted, searched+sx.skipped)
+	return true, nil
 }
 
 // releaseFrom is the number of entries from which a call that walked

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/fscache/fscache/internal/index"
 	"github.com/fscache/fscache/internal/scancache"
 	"github.com/fscache/fscache/internal/walk"
 )
@@ -101,11 +102,41 @@ func (f *streamFeed) ahead() bool {
 	return len(f.files)-takenTo >= streamAhead
 }
 
+// streamIndex is what a streamed grep with a published index (viaDisk)
+// needs to rule files out as the walk reaches them: the query's plan, and
+// the validator that trusts an entry of the index only when the walk's
+// full detail confirms it. Only the files the walk emits are validated:
+// a grep that stops validates no more of the tree than it walked.
+type streamIndex struct {
+	plan *index.Plan
+	v    validator
+	// skipped counts the files ruled out so far, untrusted those the
+	// walk did not confirm; both as the walk emits (the walk's goroutine
+	// only).
+	skipped, untrusted int
+}
+
+// skip reports whether the file e is ruled out by the index: confirmed
+// unchanged since the build, and holding no match of the query.
+func (sx *streamIndex) skip(e *walk.Entry) bool {
+	id := sx.plan.Lookup(e.Path)
+	switch {
+	case !sx.v.confirms(id, e):
+		sx.untrusted++
+	case sx.plan.DecideID(id) == index.Skip:
+		sx.skipped++
+		return true
+	}
+	return false
+}
+
 // searchStream searches the directory root (scan key key) while walking
 // it in path order, and returns the number of entries the walk emitted.
-// A walk that cannot give the order (walk.ErrUnordered) is returned as
+// With sx (a published index), the walk reads full detail and the files
+// sx rules out are counted as searched (skipBefore) instead of read. A
+// walk that cannot give the order (walk.ErrUnordered) is returned as
 // such, before any result: the caller searches the full walk instead.
-func (g *grepper) searchStream(root string, key scancache.Key) (int, error) {
+func (g *grepper) searchStream(root string, key scancache.Key, sx *streamIndex) (int, error) {
 	f := &streamFeed{}
 	f.cond.L = &f.mu
 	prog := newProgress(limitNeed(g.o), 64)
@@ -138,12 +169,19 @@ func (g *grepper) searchStream(root string, key scancache.Key) (int, error) {
 	}
 	emitted, unordered := 0, false
 	workers := max(1, numWorkers())
-	err := walk.ScanOrdered(key.Options(g.tok), func(e walk.Entry) error {
+	o := key.Options(g.tok)
+	if sx != nil {
+		o.Full, o.FullNanos = true, true
+	}
+	err := walk.ScanOrdered(o, func(e walk.Entry) error {
 		emitted++
 		if emitted&63 == 0 && (prog.stopped() || g.tok.Poll()) {
 			return errStreamStop
 		}
 		if !g.candidate(&e, e.Path) {
+			return nil
+		}
+		if sx != nil && sx.skip(&e) {
 			return nil
 		}
 		f.mu.Lock()
@@ -155,6 +193,10 @@ func (g *grepper) searchStream(root string, key scancache.Key) (int, error) {
 			return errStreamStop
 		}
 		f.add(e)
+		if sx != nil {
+			// (read by trimToLimit once the workers are done)
+			g.skipBefore = append(g.skipBefore, int32(sx.skipped))
+		}
 		if len(f.runs) == mountsFrom && mounts.Load() == nil {
 			// As searchAll: a tree of many directories is opened
 			// after the mount table.
@@ -182,6 +224,7 @@ func (g *grepper) searchStream(root string, key scancache.Key) (int, error) {
 	if unordered {
 		g.mu.Lock()
 		g.results, g.unread, g.searched, g.read = nil, nil, 0, 0
+		g.skipBefore = nil
 		g.mu.Unlock()
 		return emitted, walk.ErrUnordered
 	}

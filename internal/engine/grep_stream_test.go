@@ -16,8 +16,9 @@ import (
 // grepStreamTree makes a tree whose files hold 0 to 6 matches of "needle" at
 // varied lines, in directories of varied sizes and depths (runs of one
 // file, runs past runMax, subtrees between a directory's files), with
-// hidden and ignored files and a binary file.
-func grepStreamTree(t *testing.T) (root string, files int) {
+// hidden and ignored files and a binary file. With rare, about one file in
+// twelve holds the needle (an index rules the others out).
+func grepStreamTree(t *testing.T, rare bool) (root string, files int) {
 	t.Helper()
 	root, _ = filepath.EvalSymlinks(t.TempDir())
 	r := rand.New(rand.NewPCG(35, 1))
@@ -28,8 +29,9 @@ func grepStreamTree(t *testing.T) (root string, files int) {
 	}
 	body := func() string {
 		var b strings.Builder
+		hold := !rare || r.IntN(12) == 0
 		for l := range 4 + r.IntN(30) {
-			if r.IntN(5) == 0 {
+			if hold && r.IntN(5) == 0 {
 				fmt.Fprintf(&b, "line %d with a needle\n", l)
 			} else {
 				fmt.Fprintf(&b, "line %d\n", l)
@@ -75,7 +77,7 @@ func TestGrepStreamMatchesFullWalk(t *testing.T) {
 	grepIndex()
 	set(nil)
 	t.Cleanup(func() { indexes = old })
-	root, total := grepStreamTree(t)
+	root, total := grepStreamTree(t, false)
 	stoppedEarly := false
 	for _, mode := range []GrepMode{ModeContent, ModeCount, ModeFilesWithMatches} {
 		for _, limit := range []int{1, 2, 5, 13, 40, 100, 10000} {
@@ -124,5 +126,93 @@ func TestGrepStreamMatchesFullWalk(t *testing.T) {
 	}
 	if r.LimitReached || r.FilesSearched != total {
 		t.Errorf("limit not reached: filesSearched %d of %d, limitReached %v", r.FilesSearched, total, r.LimitReached)
+	}
+}
+
+// TestGrepStreamPublishedIndex: a fresh process's grep with a limit on a
+// root with a published index validates the index as the walk streams in
+// path order and stops with the answer; it answers exactly as a grep
+// without any index for every mode, limit, offset, context and
+// maxCountPerFile, rules files out (counted as searched), stops short of
+// the tree when the answer lies early, and searches a file changed since
+// the build (a new match where the index saw none).
+func TestGrepStreamPublishedIndex(t *testing.T) {
+	isolateGit(t)
+	root, total := grepStreamTree(t, true)
+	age(t, root, time.Hour)
+	gi := useDiskIndex(t, t.TempDir(), false, true)
+	if _, err := Grep(GrepOptions{Pattern: "needle", Path: root}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if s := IndexStats().Persisted; s.Published != 1 {
+		t.Fatalf("the eager grep published no index: %+v", s)
+	}
+	// A file the index saw without the needle now holds one, early in
+	// path order: the walk does not confirm it, so it is searched.
+	changed := filepath.Join(root, "d00", "f000.txt")
+	data, err := os.ReadFile(changed)
+	mustDo(t, err)
+	if strings.Contains(string(data), "needle") {
+		t.Fatalf("%s already holds the needle: pick another file", changed)
+	}
+	mustDo(t, os.WriteFile(changed, append(data, "a needle, written after the build\n"...), 0o644))
+	gi = restart(t, gi, false)
+	stoppedEarly := false
+	for _, mode := range []GrepMode{ModeContent, ModeCount, ModeFilesWithMatches} {
+		for _, limit := range []int{1, 2, 5, 13, 40, 10000} {
+			for _, off := range []int{0, 1, 7} {
+				for _, shape := range []string{"plain", "context", "agent"} {
+					o := GrepOptions{Pattern: "needle", Path: root, Mode: mode, MaxCount: Int(limit), Offset: Int(off)}
+					switch shape {
+					case "context":
+						o.Context = Int(2)
+					case "agent":
+						o.ContextBefore, o.ContextAfter, o.MaxColumns, o.MaxCountPerFile = Int(1), Int(3), Int(512), Int(2)
+					}
+					name := fmt.Sprintf("mode %d limit %d offset %d %s", mode, limit, off, shape)
+					indexes = gi
+					before := IndexStats()
+					got, err := Grep(o, nil)
+					if err != nil {
+						t.Fatalf("%s: %v", name, err)
+					}
+					after := IndexStats()
+					if after.Queries != before.Queries+1 || after.Persisted.Queries != before.Persisted.Queries+1 {
+						t.Fatalf("%s: not served by the published index: %+v", name, after)
+					}
+					if after.Skipped == before.Skipped {
+						t.Fatalf("%s: the published index ruled nothing out", name)
+					}
+					set(nil)
+					want, err := Grep(o, nil)
+					indexes = gi
+					if err != nil {
+						t.Fatal(err)
+					}
+					if limit <= 2 && off == 0 && got.read+int(after.Skipped-before.Skipped) < total/3 {
+						stoppedEarly = true
+					}
+					got.read, want.read = 0, 0
+					g, _ := json.Marshal(jsonOf(got))
+					w, _ := json.Marshal(jsonOf(want))
+					if string(g) != string(w) || got.FilesSearched != want.FilesSearched {
+						t.Fatalf("%s:\nindexed, streamed %s (searched %d)\nwithout an index  %s (searched %d)",
+							name, g, got.FilesSearched, w, want.FilesSearched)
+					}
+				}
+			}
+		}
+	}
+	if !stoppedEarly {
+		t.Error("no streamed grep stopped short of the tree")
+	}
+	r, err := Grep(GrepOptions{Pattern: "needle", Path: root, MaxCount: Int(3), Mode: ModeFilesWithMatches}, nil)
+	mustDo(t, err)
+	found := false
+	for _, m := range r.Matches {
+		found = found || m.Path == "d00/f000.txt"
+	}
+	if !found {
+		t.Errorf("the file changed after the build is not among the first matches: %+v", r.Matches)
 	}
 }
