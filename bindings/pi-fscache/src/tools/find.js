@@ -143,13 +143,19 @@ export async function runFind(cwd, { pattern, path: searchDir, limit }, signal, 
   };
 }
 
-/** pi's find tool definition with execute served by fscache. */
-export function createFindOverride(cwd) {
+/**
+ * pi's find tool definition with execute served by fscache. options.off,
+ * when given, is asked at each call: when it returns true the call is
+ * answered by pi's built-in find tool instead (the --no-fscache-find flag).
+ */
+export function createFindOverride(cwd, options = {}) {
   const base = createFindToolDefinition(cwd);
-  return {
-    ...base,
-    async execute(_toolCallId, params, signal, _onUpdate, ctx) {
-      return runFind(ctx?.cwd ?? cwd, params, signal);
-    },
-  };
+  const off = options.off;
+  // named, so that a session's tool can be told to be this one
+  return { ...base, execute: fscacheFind };
+  async function fscacheFind(toolCallId, params, signal, onUpdate, ctx) {
+    const where = ctx?.cwd ?? cwd;
+    if (off?.()) return createFindToolDefinition(where).execute(toolCallId, params, signal, onUpdate, ctx);
+    return runFind(where, params, signal);
+  }
 }

@@ -245,13 +245,19 @@ export async function runGrep(cwd, { pattern, path: searchDir, glob, ignoreCase,
   };
 }
 
-/** pi's grep tool definition with execute served by fscache. */
-export function createGrepOverride(cwd) {
+/**
+ * pi's grep tool definition with execute served by fscache. options.off,
+ * when given, is asked at each call: when it returns true the call is
+ * answered by pi's built-in grep tool instead (the --no-fscache-grep flag).
+ */
+export function createGrepOverride(cwd, options = {}) {
   const base = createGrepToolDefinition(cwd);
-  return {
-    ...base,
-    async execute(_toolCallId, params, signal, _onUpdate, ctx) {
-      return runGrep(ctx?.cwd ?? cwd, params, signal);
-    },
-  };
+  const off = options.off;
+  // named, so that a session's tool can be told to be this one
+  return { ...base, execute: fscacheGrep };
+  async function fscacheGrep(toolCallId, params, signal, onUpdate, ctx) {
+    const where = ctx?.cwd ?? cwd;
+    if (off?.()) return createGrepToolDefinition(where).execute(toolCallId, params, signal, onUpdate, ctx);
+    return runGrep(where, params, signal);
+  }
 }

@@ -78,13 +78,19 @@ export async function runLs(cwd, { path, limit }, signal, prof) {
   };
 }
 
-/** pi's ls tool definition with execute replaced. */
-export function createLsOverride(cwd) {
+/**
+ * pi's ls tool definition with execute served by fscache. options.off,
+ * when given, is asked at each call: when it returns true the call is
+ * answered by pi's built-in ls tool instead (the --no-fscache-ls flag).
+ */
+export function createLsOverride(cwd, options = {}) {
   const base = createLsToolDefinition(cwd);
-  return {
-    ...base,
-    async execute(_toolCallId, params, signal, _onUpdate, ctx) {
-      return runLs(ctx?.cwd ?? cwd, params, signal);
-    },
-  };
+  const off = options.off;
+  // named, so that a session's tool can be told to be this one
+  return { ...base, execute: fscacheLs };
+  async function fscacheLs(toolCallId, params, signal, onUpdate, ctx) {
+    const where = ctx?.cwd ?? cwd;
+    if (off?.()) return createLsToolDefinition(where).execute(toolCallId, params, signal, onUpdate, ctx);
+    return runLs(where, params, signal);
+  }
 }
