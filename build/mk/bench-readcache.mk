@@ -6,7 +6,7 @@
 #      idle and beside a CPU hog: bytes served per kind of read, the diff's
 #      share of the file after an edit, latency and what the cache adds.
 #      Report: build/out/bench/readcache.md and readcache.json.
-#   2. make bench-diff: internal/diff against jsdiff on 2k, 12k and 100k-line
+#   2. make bench-diff (a prerequisite, run first): internal/diff against jsdiff on 2k, 12k and 100k-line
 #      files with 10 to 1000 edits, in one run.
 #
 #   make bench-readcache [BENCH_REPO=DIR] [BENCH_READCACHE_ARGS='--files 40 --rounds 3']
@@ -17,7 +17,6 @@ BENCH_READCACHE_REPO  = $(abspath $(or $(BENCH_REPO),$(shell $(GO) env GOROOT)/s
 .PHONY: bench-readcache
 BENCH_EXTRA += bench-readcache
 
-bench-readcache: build pi-deps ## the read cache: a scripted pi session over BENCH_REPO against pi's read, then bench-diff (build/out/bench/readcache.md)
+bench-readcache: build pi-deps bench-diff ## the read cache: bench-diff, then a scripted pi session over BENCH_REPO against pi's read (build/out/bench/readcache.md)
 	cd bindings/pi-fscache && FSCACHE_NODE_ADDON=$(abspath $(NODE_ADDON)) $(NODE) bench/readcache.mjs \
 	  --repo $(BENCH_READCACHE_REPO) --out $(abspath build/out/bench) $(BENCH_READCACHE_ARGS)
-	$(MAKE) --no-print-directory bench-diff

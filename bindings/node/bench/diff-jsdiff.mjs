@@ -3,7 +3,7 @@
 // timed in one run with the two sides alternated (the order swapped each
 // round), and the patches' sizes.
 //
-//   node diff-jsdiff.mjs [--helper PATH] [--jsdiff DIR] [--rounds N] [--out FILE]
+//   node diff-jsdiff.mjs [--helper PATH] [--jsdiff DIR] [--rounds N] [--out FILE] [--no-hog]
 //                        [--cases 2000x10,12000x50,...]
 //
 // --helper is internal/diff/cmd/diffbench built (default: built with `go
@@ -142,6 +142,10 @@ const cases = (args.cases ?? '2000x10,2000x50,2000x200,2000x1000,12000x10,12000x
   .split(',').map((c) => c.split('x').map(Number));
 const rows = [];
 let sizeFail = false;
+// Idle, then beside a CPU hog (a busy child process), unless --no-hog.
+for (const hog of args['no-hog'] ? [false] : [false, true]) {
+const busy = hog ? spawn(process.execPath, ['-e', 'for(;;){}'], { stdio: 'ignore' }) : null;
+try {
 for (const [lines, edits] of cases) {
   const [a, b] = genPair(lines, edits, (lines * 7919 + edits) >>> 0);
   const oldPath = path.join(tmp, `${lines}x${edits}.old`);
@@ -161,23 +165,27 @@ for (const [lines, edits] of cases) {
       om.push((await ours(oldPath, newPath, reps)).ms);
     }
   }
-  const row = { lines, edits, ours: median(om), jsdiff: median(tm), oursBytes: o0.bytes, jsdiffBytes: t0.bytes };
+  const row = { lines, edits, load: hog ? 'hog' : 'idle', ours: median(om), jsdiff: median(tm), oursBytes: o0.bytes, jsdiffBytes: t0.bytes };
   row.ratio = row.ours / row.jsdiff;
   row.sizeRatio = row.oursBytes / row.jsdiffBytes;
   row.goal = (lines < 12000 || row.ratio <= TIME_GOAL ? '' : 'time ') + (row.sizeRatio <= SIZE_GOAL ? '' : 'size');
   if (row.sizeRatio > SIZE_GOAL) sizeFail = true;
   rows.push(row);
-  console.error(`${lines} lines, ${edits} edits: ours ${row.ours.toFixed(2)} ms, jsdiff ${row.jsdiff.toFixed(2)} ms`);
+  console.error(`${row.load}: ${lines} lines, ${edits} edits: ours ${row.ours.toFixed(2)} ms, jsdiff ${row.jsdiff.toFixed(2)} ms`);
+}
+} finally {
+  busy?.kill();
+}
 }
 child.stdin.end();
 
 const fmt = (x) => (x >= 100 ? x.toFixed(0) : x >= 10 ? x.toFixed(1) : x.toFixed(2));
 const out = [
-  `internal/diff (Go, ${os.cpus().length} CPUs) against jsdiff ${jsdiffVersion} createTwoFilesPatch, context 3; median of ${rounds} rounds, sides alternated`,
+  `internal/diff (Go, ${os.cpus().length} CPUs) against jsdiff ${jsdiffVersion} createTwoFilesPatch, context 3; median of ${rounds} rounds, sides alternated; idle, then beside a CPU hog`,
   '',
-  '| lines | edits | ms ours | ms jsdiff | ratio | patch bytes ours / jsdiff | missed goal |',
-  '| ---: | ---: | ---: | ---: | ---: | ---: | --- |',
-  ...rows.map((r) => `| ${r.lines} | ${r.edits} | ${fmt(r.ours)} | ${fmt(r.jsdiff)} | ${r.ratio.toFixed(3)} | ${r.oursBytes} / ${r.jsdiffBytes} (${r.sizeRatio.toFixed(3)}) | ${r.goal.trim()} |`),
+  '| load | lines | edits | ms ours | ms jsdiff | ratio | patch bytes ours / jsdiff | missed goal |',
+  '| --- | ---: | ---: | ---: | ---: | ---: | ---: | --- |',
+  ...rows.map((r) => `| ${r.load} | ${r.lines} | ${r.edits} | ${fmt(r.ours)} | ${fmt(r.jsdiff)} | ${r.ratio.toFixed(3)} | ${r.oursBytes} / ${r.jsdiffBytes} (${r.sizeRatio.toFixed(3)}) | ${r.goal.trim()} |`),
 ].join('\n');
 console.log(out);
 if (args.out) {
