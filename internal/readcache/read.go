@@ -189,6 +189,11 @@ func serveDiff(res *Result, o Options, lines []string, w window, old, text strin
 	var out string
 	if err == nil {
 		out = diffHeader(stats.Changed, len(lines)) + patch
+		// Served only when it provably turns the base into the current
+		// text: a wrong diff would have the model edit the wrong thing.
+		if got, aerr := diff.Apply(old, patch); aerr != nil || got != text {
+			err = fmt.Errorf("readcache: the diff of %s does not apply to its base", res.Path)
+		}
 	}
 	switch {
 	case errors.Is(err, diff.ErrCancelled):
