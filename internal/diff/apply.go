@@ -137,4 +137,3 @@ func Apply(a, patch string) (string, error) {
 	}
 	return res, nil
 }
-
