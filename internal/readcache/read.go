@@ -234,7 +234,19 @@ var (
 // readFile reads a regular file of at most limit bytes. It opens without
 // blocking (a FIFO swapped in after the check is refused, not waited on).
 func readFile(p string, limit int64) ([]byte, error) {
-	f, err := os.OpenFile(p, openFlags, 0)
+	return openRegular(p, openFlags, limit)
+}
+
+// readRegular reads a store object, refusing a symlink or anything but a
+// regular file.
+func readRegular(p string) ([]byte, error) {
+	return openRegular(p, openFlags|noFollow, -1)
+}
+
+// openRegular opens p with flags and reads it whole when it is a regular
+// file of at most limit bytes (limit < 0: any size).
+func openRegular(p string, flags int, limit int64) ([]byte, error) {
+	f, err := os.OpenFile(p, flags, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -245,6 +257,9 @@ func readFile(p string, limit int64) ([]byte, error) {
 	}
 	if !fi.Mode().IsRegular() {
 		return nil, errNotRegular
+	}
+	if limit < 0 {
+		return io.ReadAll(f)
 	}
 	b, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
@@ -254,24 +269,6 @@ func readFile(p string, limit int64) ([]byte, error) {
 		return nil, errTooLarge
 	}
 	return b, nil
-}
-
-// readRegular reads a store object, refusing a symlink or anything but a
-// regular file.
-func readRegular(p string) ([]byte, error) {
-	f, err := os.OpenFile(p, openFlags|noFollow, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !fi.Mode().IsRegular() {
-		return nil, errNotRegular
-	}
-	return io.ReadAll(f)
 }
 
 // isImage: the formats pi's read sends as images (jpeg, png, gif, webp),

@@ -21,6 +21,7 @@ import { dirname, join, relative } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createEditToolDefinition, createReadToolDefinition, SessionManager } from "@mariozechner/pi-coding-agent";
 import registerRead from "../src/read/index.js";
+import { appendToolRun } from "../test/session-helpers.mjs";
 
 const args = process.argv.slice(2);
 const opt = (name, def) => {
@@ -78,22 +79,6 @@ function fakePi() {
   };
 }
 
-let callId = 0;
-function record(sm, name, args, result) {
-  const id = `c${++callId}`;
-  sm.appendMessage({
-    role: "assistant",
-    content: [{ type: "toolCall", id, name, arguments: args }],
-    api: "faux",
-    provider: "faux",
-    model: "faux",
-    usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
-    stopReason: "toolUse",
-    timestamp: Date.now(),
-  });
-  return sm.appendMessage({ role: "toolResult", toolCallId: id, toolName: name, content: result.content, details: result.details, isError: false, timestamp: Date.now() });
-}
-
 const textBytes = (r) => r.content.reduce((n, c) => n + (c.type === "text" ? Buffer.byteLength(c.text) : 0), 0);
 
 async function session(files, cwd, hog) {
@@ -111,7 +96,7 @@ async function session(files, cwd, hog) {
       const t0 = performance.now();
       const r = await tool.execute("id", args, undefined, undefined, { cwd, sessionManager: sm, ui: { notify() {} } });
       const ms = performance.now() - t0;
-      record(sm, "read", args, r);
+      appendToolRun(sm, "read", args, r);
       return { ms, bytes: textBytes(r), mode: r.details?.readcache?.mode ?? "baseline" };
     };
     flip = !flip;

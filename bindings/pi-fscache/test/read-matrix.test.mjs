@@ -12,6 +12,7 @@ import path from "node:path";
 import { createHash } from "node:crypto";
 import { SessionManager, createReadToolDefinition } from "@mariozechner/pi-coding-agent";
 import registerRead, { CUSTOM_TYPE } from "../src/read/index.js";
+import { appendToolCall } from "./session-helpers.mjs";
 
 const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), "pi-fscache-matrix-"));
 test.after(() => fs.rmSync(tmpRoot, { recursive: true, force: true }));
@@ -42,7 +43,6 @@ function fakePi(h) {
   return pi;
 }
 
-let callSeq = 0;
 class Harness {
   constructor(cwd, sm = SessionManager.inMemory(cwd)) {
     this.cwd = cwd;
@@ -60,18 +60,7 @@ class Harness {
     return this.sm.appendMessage({ role: "user", content: [{ type: "text", text }], timestamp: Date.now() });
   }
   assistantCall(name, args) {
-    const id = `call_${++callSeq}`;
-    this.sm.appendMessage({
-      role: "assistant",
-      content: [{ type: "toolCall", id, name, arguments: args }],
-      api: "faux",
-      provider: "faux",
-      model: "faux",
-      usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
-      stopReason: "toolUse",
-      timestamp: Date.now(),
-    });
-    return id;
+    return appendToolCall(this.sm, name, args);
   }
   /** Runs a tool as pi does and appends its result; returns the result with text and isError. */
   async call(name, args, { signal } = {}) {

@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { SessionManager } from "@mariozechner/pi-coding-agent";
 import { CUSTOM_TYPE, invalidation, parseMeta, replay, replayStart } from "../src/read/replay.js";
 import { ReadState } from "../src/read/state.js";
+import { appendToolRun } from "./session-helpers.mjs";
 
 const H = (c) => c.repeat(64);
 const A = H("a");
@@ -16,32 +17,13 @@ function meta(pathKey, scopeKey, servedHash, mode = "full", bytes = 100) {
   return { v: 1, pathKey, scopeKey, servedHash, mode, totalLines: 10, rangeStart: start, rangeEnd: end, bytes };
 }
 
-let calls = 0;
 function user(sm, text = "go") {
   return sm.appendMessage({ role: "user", content: [{ type: "text", text }], timestamp: Date.now() });
 }
 /** An assistant read call and its result, as pi appends them. */
 function readResult(sm, m, { toolName = "read", isError = false, details } = {}) {
-  const id = `call_${++calls}`;
-  sm.appendMessage({
-    role: "assistant",
-    content: [{ type: "toolCall", id, name: toolName, arguments: { path: "x" } }],
-    api: "faux",
-    provider: "faux",
-    model: "faux",
-    usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
-    stopReason: "toolUse",
-    timestamp: Date.now(),
-  });
-  return sm.appendMessage({
-    role: "toolResult",
-    toolCallId: id,
-    toolName,
-    content: [{ type: "text", text: "x".repeat(m ? m.bytes : 10) }],
-    details: details ?? { readcache: m },
-    isError,
-    timestamp: Date.now(),
-  });
+  const content = [{ type: "text", text: "x".repeat(m ? m.bytes : 10) }];
+  return appendToolRun(sm, toolName, { path: "x" }, { content, details: details ?? { readcache: m } }, isError);
 }
 
 test("replay: no compaction replays from the root; later reads overwrite earlier ones", () => {
