@@ -11,7 +11,7 @@
 //     built-in and override alternate, a process each;
 //   - repeated: in this process after warm-up calls, the two alternating,
 //     10 ms apart (--gap).
-// Both idle and beside a CPU hog (a child `node -e 'for(;;){}'`).
+// Both idle and beside a CPU hog (a child node spinning, as `for(;;){}`).
 // Before timing, a fresh process runs every shape once through the
 // overrides and waits for grep's content index to be built and saved, as
 // after an earlier session on the same tree (FS_GREP_INDEX_DIR or the
@@ -123,6 +123,7 @@ function subdirOf(root, prefer) {
   return dirs[0]?.name ?? ".";
 }
 
+const goSub = subdirOf(goSrc, ["runtime"]);
 const trees = [
   {
     name: "go/src",
@@ -132,7 +133,7 @@ const trees = [
       { tool: "grep", label: "grep err (common)", params: { pattern: "err" } },
       { tool: "grep", label: "grep NewReplacer (rare)", params: { pattern: "NewReplacer" } },
       { tool: "ls", label: "ls .", params: { path: "." } },
-      { tool: "ls", label: "ls runtime", params: { path: "runtime" } },
+      { tool: "ls", label: `ls ${goSub}`, params: { path: goSub } },
     ],
   },
 ];
@@ -167,8 +168,13 @@ const pct = (xs, p) => {
   return s[Math.min(s.length - 1, Math.floor(p * s.length))];
 };
 
+// A CPU hog: `for(;;){}`, bounded to 15 minutes in case this process dies
+// without killing it.
 function startHog() {
-  const h = spawn(process.execPath, ["-e", "for(;;){}"], { stdio: "ignore" });
+  const h = spawn(process.execPath, ["-e", "const end = Date.now() + 15 * 60e3; for (;;) { if (Date.now() > end) break; }"], { stdio: "ignore" });
+  const kill = () => h.kill("SIGKILL");
+  process.once("exit", kill);
+  h.once("exit", () => process.off("exit", kill));
   return h;
 }
 
