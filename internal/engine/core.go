@@ -94,7 +94,18 @@ var (
 // scanCache returns the process-wide scan cache, created with the policy of
 // the environment at first use.
 func scanCache() *scancache.Cache {
-	cacheOnce.Do(func() { cache = scancache.New(scancache.PolicyFromEnv(), nil) })
+	cacheOnce.Do(func() {
+		cache = scancache.New(scancache.PolicyFromEnv(), nil)
+		// A partition's watched fill in the background (a cached call's
+		// first scan, scancache.Cache.GetLater) waits while calls run.
+		cache.SetPause(func() {
+			if gi := grepIndex(); gi != nil {
+				for gi.active.Load() > 0 {
+					time.Sleep(yieldPoll)
+				}
+			}
+		})
+	})
 	return cache
 }
 
@@ -186,7 +197,9 @@ func start(c Cancel, path string) (*cancel.Token, string, error) {
 func scan(key scancache.Key, useCache, drop bool, tok *cancel.Token, obs ...scancache.Observer) (*scancache.Snapshot, time.Duration, error) {
 	c := scanCache()
 	if useCache {
-		return c.Get(key, tok, obs...)
+		// A miss walks without watches, as the reference does; the
+		// watched partition is filled in the background.
+		return c.GetLater(key, tok, obs...)
 	}
 	s, served, err := c.Uncached(key, drop, tok, obs...)
 	if served {

@@ -50,18 +50,26 @@ type Policy struct {
 	// the platform has them (see watched.go); the TTL then no longer
 	// applies to them.
 	Watch bool
+	// WatchLater (with Watch) makes the first scan of a partition through
+	// GetLater a walk without watches, stored for the TTL, while the
+	// watched partition is filled in the background (watchLater): the
+	// call that misses pays for the walk only, as the reference does, not
+	// for the registration of a watch per directory.
+	WatchLater bool
 }
 
 // PolicyFromEnv reads FS_SCAN_CACHE_TTL_MS (default 1000),
-// FS_SCAN_EMPTY_RECHECK_MS (200), FS_SCAN_CACHE_MAX_ENTRIES (16) and
-// FS_SCAN_CACHE_WATCH (on; "0" turns watching off). Unparsable values fall
-// back to the defaults.
+// FS_SCAN_EMPTY_RECHECK_MS (200), FS_SCAN_CACHE_MAX_ENTRIES (16),
+// FS_SCAN_CACHE_WATCH (on; "0" turns watching off) and
+// FS_SCAN_CACHE_WATCH_LATER (on; "0": a cached call's miss fills the
+// watched partition itself). Unparsable values fall back to the defaults.
 func PolicyFromEnv() Policy {
 	return Policy{
 		TTL:          time.Duration(envInt("FS_SCAN_CACHE_TTL_MS", 1000)) * time.Millisecond,
 		EmptyRecheck: time.Duration(envInt("FS_SCAN_EMPTY_RECHECK_MS", 200)) * time.Millisecond,
 		MaxEntries:   int(envInt("FS_SCAN_CACHE_MAX_ENTRIES", 16)),
 		Watch:        strings.TrimSpace(os.Getenv("FS_SCAN_CACHE_WATCH")) != "0",
+		WatchLater:   strings.TrimSpace(os.Getenv("FS_SCAN_CACHE_WATCH_LATER")) != "0",
 	}
 }
 
@@ -115,6 +123,11 @@ type Cache struct {
 	uncachedSeen map[any]time.Time
 	// memos are the watched results of other walks (memo.go).
 	memos map[any]*memo
+	// later are the partitions whose watched fill runs in the background
+	// (watchLater); pause, when set, is called by that fill before each
+	// directory (SetPause).
+	later map[Key]bool
+	pause func()
 	st    counters
 }
 
@@ -123,13 +136,23 @@ type Cache struct {
 type entry struct {
 	snap *Snapshot
 	rw   *rootWatch
+	// later: stored by GetLater's miss while the watched partition is
+	// filled in the background; a Get that needs the watched partition
+	// (Listen, Current, Rescan) treats it as a miss.
+	later bool
 }
 
 type flight struct {
-	done chan struct{}
-	snap *Snapshot
-	err  error
+	done  chan struct{}
+	snap  *Snapshot
+	err   error
+	later bool // a GetLater's scan, without watches
 }
+
+// SetPause sets what the background fill of a watched partition
+// (watchLater) calls before each directory it reads: the caller waits
+// there while foreground calls run. Before c is used.
+func (c *Cache) SetPause(pause func()) { c.pause = pause }
 
 // SetClock replaces the clock that dates snapshots and ages entries
 // (time.Now), before the cache is used: tests age entries past the TTL or
@@ -146,7 +169,8 @@ func SetRemoteAt(c *Cache, f func(root string) string) { c.remoteAt = f }
 func New(p Policy, scan ScanFunc) *Cache {
 	c := &Cache{policy: p, scan: scan, custom: scan != nil, now: time.Now, newWatcher: watch.New, remoteAt: remoteAt,
 		entries: map[Key]*entry{}, pending: map[Key]*flight{},
-		roots: map[string]*rootWatch{}, sticky: map[string]string{}, uncachedSeen: map[any]time.Time{}, memos: map[any]*memo{}}
+		roots: map[string]*rootWatch{}, sticky: map[string]string{}, uncachedSeen: map[any]time.Time{}, memos: map[any]*memo{},
+		later: map[Key]bool{}}
 	switch {
 	case !p.Watch || scan != nil:
 		c.watchOff = ReasonDisabled
@@ -194,6 +218,20 @@ func (c *Cache) Policy() Policy { return c.policy }
 // the call waits for another caller's scan, so a caller that streams must
 // deliver from the snapshot when obs was never called.
 func (c *Cache) Get(k Key, tok *cancel.Token, obs ...Observer) (*Snapshot, time.Duration, error) {
+	return c.get(k, tok, false, obs)
+}
+
+// GetLater is Get for a call that only reads the scan (a cached glob,
+// fuzzyFind or grep): with Policy.WatchLater, a miss that would fill a
+// watched partition walks without watches, stores that scan for the TTL
+// and returns it, and the watched partition is filled in the background
+// (watchLater), replacing it once ready.
+func (c *Cache) GetLater(k Key, tok *cancel.Token, obs ...Observer) (*Snapshot, time.Duration, error) {
+	return c.get(k, tok, c.policy.WatchLater, obs)
+}
+
+// get is Get, or GetLater with later.
+func (c *Cache) get(k Key, tok *cancel.Token, later bool, obs []Observer) (*Snapshot, time.Duration, error) {
 	if c.policy.TTL <= 0 {
 		s, err := c.fresh(k, tok, obs)
 		return s, 0, err
@@ -210,7 +248,7 @@ func (c *Cache) Get(k Key, tok *cancel.Token, obs ...Observer) (*Snapshot, time.
 				return s, time.Nanosecond, nil
 			}
 		}
-		if e, ok := c.entries[k]; ok {
+		if e, ok := c.entries[k]; ok && (later || !e.later) {
 			age := c.now().Sub(e.snap.Created)
 			if age < c.policy.TTL {
 				c.st.hits++
@@ -227,15 +265,22 @@ func (c *Cache) Get(k Key, tok *cancel.Token, obs ...Observer) (*Snapshot, time.
 			if err := wait(f, tok); err != nil {
 				return nil, 0, err
 			}
-			if f.err == nil {
+			if f.err == nil && (later || !f.later) {
 				return f.snap, time.Nanosecond, nil
 			}
-			continue // the other caller failed (say, it was cancelled): try ourselves
+			// The other caller failed (say, it was cancelled), or its
+			// scan is not the watched partition this call needs: try
+			// ourselves.
+			continue
 		}
-		f := &flight{done: make(chan struct{})}
+		f := &flight{done: make(chan struct{}), later: later}
 		c.pending[k] = f
 		c.mu.Unlock()
-		f.snap, f.err = c.fill(k, tok, obs)
+		if later {
+			f.snap, f.err = c.fillLater(k, tok, obs)
+		} else {
+			f.snap, f.err = c.fill(k, tok, obs, nil)
+		}
 		c.mu.Lock()
 		delete(c.pending, k)
 		c.mu.Unlock()

@@ -540,9 +540,61 @@ func watchAncestors(root string, add func(dir string) error) error {
 	}
 }
 
+// fillLater is fill for GetLater's miss: where k would be watched, it
+// scans without watches, stores the scan for the TTL (marked later: not
+// the watched partition Listen, Current and Rescan need) and starts the
+// background fill of the watched partition (watchLater). c.mu not held.
+func (c *Cache) fillLater(k Key, tok *cancel.Token, obs []Observer) (*Snapshot, error) {
+	c.mu.Lock()
+	_, sticky := c.sticky[k.Root]
+	c.mu.Unlock()
+	if sticky || !c.Watching() {
+		return c.fill(k, tok, obs, nil)
+	}
+	s, err := c.fresh(k, tok, obs)
+	if err != nil {
+		return nil, err
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if e, ok := c.entries[k]; ok && e.rw != nil {
+		return s, nil // the watched partition is there already: kept
+	}
+	s = c.store(k, &entry{snap: s, later: true}, nil)
+	if !c.later[k] {
+		c.later[k] = true
+		go c.watchLater(k)
+	}
+	return s, nil
+}
+
+// watchLater fills the watched partition k in the background, replacing
+// the scan fillLater stored: a fill is a fresh scan whose watches were
+// added before each directory was read, and whose events since are
+// replayed on it, so it is at least as current as the scan it replaces.
+// A partition dropped meanwhile (invalidated, evicted) is not brought
+// back.
+func (c *Cache) watchLater(k Key) {
+	defer func() {
+		c.mu.Lock()
+		delete(c.later, k)
+		c.mu.Unlock()
+	}()
+	c.mu.Lock()
+	e, ok := c.entries[k]
+	c.mu.Unlock()
+	if !ok || !e.later {
+		return
+	}
+	tok := cancel.New(time.Time{}, nil)
+	defer tok.Release()
+	_, _ = c.fill(k, tok, nil, c.pause) // an error leaves the TTL entry, as a failed fill would
+}
+
 // fill scans k and caches the scan, watched when it can be; it returns
-// the snapshot that answers the call. c.mu not held.
-func (c *Cache) fill(k Key, tok *cancel.Token, obs []Observer) (*Snapshot, error) {
+// the snapshot that answers the call. pause, when set, is called before
+// each directory is read (a background fill). c.mu not held.
+func (c *Cache) fill(k Key, tok *cancel.Token, obs []Observer, pause func()) (*Snapshot, error) {
 	c.mu.Lock()
 	rw := c.rootFor(k.Root)
 	var log *fillLog
@@ -570,6 +622,9 @@ func (c *Cache) fill(k Key, tok *cancel.Token, obs []Observer) (*Snapshot, error
 	// correct scan, served by TTL.
 	add := h.OnDir
 	h.OnDir = func(abs string) error {
+		if pause != nil {
+			pause()
+		}
 		if !limited.Load() && errors.Is(add(abs), watch.ErrLimit) {
 			limited.Store(true)
 		}

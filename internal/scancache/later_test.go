@@ -1,0 +1,106 @@
+package scancache
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// laterCache returns a watching cache with Policy.WatchLater set as later,
+// and a TTL far longer than the test: a scan served by TTL never expires
+// in it, so only the watched partition can see a change.
+func laterCache(t *testing.T, later bool) *Cache {
+	t.Helper()
+	watching(t)
+	c := New(Policy{TTL: time.Hour, EmptyRecheck: time.Hour, MaxEntries: 8, Watch: true, WatchLater: later}, nil)
+	t.Cleanup(c.InvalidateAll)
+	return c
+}
+
+// waitWatched waits until c holds n watched partitions.
+func waitWatched(t *testing.T, c *Cache, n int) {
+	t.Helper()
+	for deadline := time.Now().Add(10 * time.Second); c.Stats().Watched != n; {
+		if time.Now().After(deadline) {
+			t.Fatalf("watched partitions: %+v, want %d", c.Stats(), n)
+		}
+		time.Sleep(time.Millisecond)
+	}
+}
+
+// TestGetLaterWatchesInTheBackground: GetLater's miss answers with a walk
+// and no watch, then the watched partition replaces it in the background,
+// after which a change is seen at once (the scan served by TTL would have
+// hidden it for an hour).
+func TestGetLaterWatchesInTheBackground(t *testing.T) {
+	c := laterCache(t, true)
+	root := tree(t, "a/x.txt", "b/y.txt")
+	k := Key{Root: root, Hidden: true, Gitignore: true}
+	s, age, err := c.GetLater(k, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if age != 0 {
+		t.Errorf("a miss answered with age %v", age)
+	}
+	if d := diff(k, s.Entries()); d != "" {
+		t.Fatalf("first scan: %s", d)
+	}
+	waitWatched(t, c, 1)
+	if err := os.WriteFile(filepath.Join(root, "a", "new.txt"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, age, err = c.GetLater(k, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if age != time.Nanosecond {
+		t.Errorf("not served by the watched partition: age %v", age)
+	}
+	if d := diff(k, s.Entries()); d != "" {
+		t.Errorf("after a change: %s", d)
+	}
+	if st := c.Stats(); st.Entries != 1 || st.RootsWatched != 1 {
+		t.Errorf("stats %+v", st)
+	}
+}
+
+// TestGetLaterThenListen: a listener needs the watched partition; the scan
+// a GetLater stored without watches is not it, and Listen fills it.
+func TestGetLaterThenListen(t *testing.T) {
+	c := laterCache(t, true)
+	root := tree(t, "a/x.txt")
+	k := Key{Root: root, Hidden: true, Gitignore: true}
+	if _, _, err := c.GetLater(k, nil); err != nil {
+		t.Fatal(err)
+	}
+	r := &recorder{}
+	snap, remove, err := c.Listen(k, nil, r)
+	if errors.Is(err, ErrNotWatched) || err != nil {
+		t.Fatalf("Listen after GetLater: %v", err)
+	}
+	defer remove()
+	if d := diff(k, snap.Entries()); d != "" {
+		t.Errorf("listened snapshot: %s", d)
+	}
+	if _, err := c.Current(k, nil, r); err != nil {
+		t.Errorf("Current: %v", err)
+	}
+	waitWatched(t, c, 1) // the background fill ends (replacing the partition or not)
+}
+
+// TestGetLaterOff: without Policy.WatchLater, GetLater is Get: the miss
+// fills the watched partition itself.
+func TestGetLaterOff(t *testing.T) {
+	c := laterCache(t, false)
+	root := tree(t, "a/x.txt")
+	k := Key{Root: root, Hidden: true, Gitignore: true}
+	if _, _, err := c.GetLater(k, nil); err != nil {
+		t.Fatal(err)
+	}
+	if st := c.Stats(); st.Watched != 1 {
+		t.Errorf("after GetLater without WatchLater: %+v", st)
+	}
+}
