@@ -168,3 +168,19 @@ test("/readcache-refresh: a file whose name ends in a number is a path, not a ra
   assert.equal(e.data.pathKey, path.join(cwd, "notes 2"));
   assert.equal(e.data.scopeKey, "full");
 });
+
+test("a fractional offset or limit gets pi's own read, its arithmetic and notices, and no trust", async () => {
+  const cwd = workdir({ "f.txt": body });
+  const s = setup(cwd);
+  const pis = createReadToolDefinition(cwd);
+  for (const args of [{ path: "f.txt", offset: 2.5 }, { path: "f.txt", limit: 1.5 }, { path: "f.txt", offset: 3, limit: 2.5 }]) {
+    const want = await pis.execute("p", args, undefined, undefined, s.ctx);
+    const got = await s.read(args);
+    assert.deepEqual(got.content, want.content, JSON.stringify(args));
+    assert.equal(got.details?.readcache, undefined, JSON.stringify(args));
+  }
+  // Integers are the cache's: the same read twice is a marker.
+  await s.read({ path: "f.txt", offset: 3, limit: 2 });
+  const again = await s.read({ path: "f.txt", offset: 3, limit: 2 });
+  assert.equal(again.content[0].text, "[readcache: unchanged in lines 3-4 of 201]");
+});

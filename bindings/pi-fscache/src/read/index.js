@@ -108,6 +108,10 @@ export default function registerRead(pi, options = {}) {
     const cwd = ctx?.cwd ?? process.cwd();
     const { path, offset, limit } = params;
     if (signal?.aborted) throw new Error("Operation aborted");
+    // A fractional or non-finite offset or limit: pi's own arithmetic (and
+    // notices) for it, which the engine's integers would not reproduce.
+    const odd = (n) => n !== undefined && !Number.isSafeInteger(n);
+    if (typeof path !== "string" || odd(offset) || odd(limit)) return baseline(toolCallId, params, signal, onUpdate, ctx);
 
     let resolved;
     try {
