@@ -452,12 +452,14 @@ func (g *grepper) searchAll(root string, files []*walk.Entry, cut int) error {
 		wg.Go(func() {
 			buf := getReadBuf()
 			defer readBufs.Put(buf)
+			var big bigRead
+			defer big.put()
 			for g.check() == nil && !prog.stopped() {
 				i := int(next.Add(1) - 1)
 				if i >= len(runs) {
 					return
 				}
-				*buf = g.searchRun(root, rootDir, files, runs[i], i, prog, *buf, mounts, cut)
+				*buf = g.searchRun(root, rootDir, files, runs[i], i, prog, *buf, &big, mounts, cut)
 			}
 		})
 	}
@@ -517,7 +519,8 @@ func inDir(p, dir string) bool {
 // rootDir is root opened (cwdDir when it is not). prog, when the call has a
 // limit, is told what the run's files hold, and stops the run (and the
 // call) once the files before it and the run's so far complete the answer.
-func (g *grepper) searchRun(root string, rootDir int, all []*walk.Entry, run dirRun, ri int, prog *progress, buf []byte, mounts *mountTable, cut int) []byte {
+// big is the worker's buffer for files larger than bigReadFrom.
+func (g *grepper) searchRun(root string, rootDir int, all []*walk.Entry, run dirRun, ri int, prog *progress, buf []byte, big *bigRead, mounts *mountTable, cut int) []byte {
 	files, dir := all[run.lo:run.hi], run.dir
 	abs := root
 	if dir != "" {
@@ -562,12 +565,15 @@ func (g *grepper) searchRun(root string, rootDir int, all []*walk.Entry, run dir
 		var read bool
 		if ok {
 			named = append(append(named[:len(prefix)], name...), 0)
-			data, read = readFileNamed(at, named, buf[:0], shortEOF)
+			data, read = readFileNamed(at, named, buf[:0], shortEOF, big)
 		} else {
 			data, read = readFile(abs+"/"+name, buf[:0])
 		}
 		var n int
-		buf, n = g.searchData(data, read, f.Path[cut:], run.lo+k, buf)
+		heap := buf
+		if buf, n = g.searchData(data, read, f.Path[cut:], run.lo+k, buf); big.holds(buf) {
+			buf = heap // the large file's mapping stays with big
+		}
 		if got += n; n > 0 && prog.reached(ri, got) {
 			return buf
 		}

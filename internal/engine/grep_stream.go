@@ -152,6 +152,8 @@ func (g *grepper) searchStream(root string, key scancache.Key, sx *streamIndex) 
 		wg.Go(func() {
 			buf := getReadBuf()
 			defer readBufs.Put(buf)
+			var big bigRead
+			defer big.put()
 			defer func() {
 				f.mu.Lock()
 				f.quit++
@@ -163,7 +165,7 @@ func (g *grepper) searchStream(root string, key scancache.Key, sx *streamIndex) 
 				if !ok {
 					return
 				}
-				*buf = g.searchRun(root, rootDir, files, run, i, prog, *buf, mounts.Load(), 0)
+				*buf = g.searchRun(root, rootDir, files, run, i, prog, *buf, &big, mounts.Load(), 0)
 			}
 		})
 	}

@@ -48,7 +48,7 @@ func closeDir(int) {}
 func readFileAt(_ int, name string, buf []byte, _ bool) ([]byte, bool) { return readFile(name, buf) }
 
 // readFileNamed is never called: openDir never succeeds.
-func readFileNamed(_ int, name []byte, buf []byte, _ bool) ([]byte, bool) {
+func readFileNamed(_ int, name []byte, buf []byte, _ bool, _ *bigRead) ([]byte, bool) {
 	return readFile(string(name[:len(name)-1]), buf)
 }
 

@@ -69,12 +69,14 @@ func readFileAt(dir int, name string, buf []byte, shortEOF bool) (data []byte, o
 	if strings.IndexByte(name, 0) >= 0 {
 		return buf, false // no file has that name
 	}
-	return readFileNamed(dir, append([]byte(name), 0), buf, shortEOF)
+	return readFileNamed(dir, append([]byte(name), 0), buf, shortEOF, nil)
 }
 
 // readFileNamed is readFileAt for a name given NUL-terminated in name (the
-// bytes of a buffer grep reuses from file to file).
-func readFileNamed(dir int, name []byte, buf []byte, shortEOF bool) (data []byte, ok bool) {
+// bytes of a buffer grep reuses from file to file). With big, a file
+// larger than bigReadFrom is read into big's buffer, outside the Go heap
+// (bigread_unix.go), instead of growing buf.
+func readFileNamed(dir int, name []byte, buf []byte, shortEOF bool, big *bigRead) (data []byte, ok bool) {
 	fd, err := openat(dir, name)
 	if err != nil {
 		return buf, false
@@ -104,7 +106,11 @@ func readFileNamed(dir int, name []byte, buf []byte, shortEOF bool) (data []byte
 					grow = max(grow, int(st.Size)+1-len(buf))
 				}
 			}
-			buf = slices.Grow(buf, grow)
+			if big != nil && len(buf)+grow > bigReadFrom {
+				buf = big.grow(buf, len(buf)+grow)
+			} else {
+				buf = slices.Grow(buf, grow)
+			}
 		}
 		n, err := syscall.Read(fd, buf[len(buf):cap(buf)])
 		if err == syscall.EINTR {

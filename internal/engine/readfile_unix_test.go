@@ -47,7 +47,7 @@ func TestReadFileAt(t *testing.T) {
 	if _, ok := readFileAt(fd, "fb\x00x", nil, true); ok {
 		t.Error("a name holding a NUL was opened")
 	}
-	if got, ok := readFileNamed(fd, []byte("fb\x00"), nil, false); !ok || len(got) != 1 {
+	if got, ok := readFileNamed(fd, []byte("fb\x00"), nil, false, nil); !ok || len(got) != 1 {
 		t.Errorf("readFileNamed: ok=%v, %d bytes", ok, len(got))
 	}
 }
