@@ -17,8 +17,10 @@
 #   3. the overlay's command (fscache-pi-natives install/uninstall) under a
 #      stand-in for an installed agent: the agent loads the overlay, then the
 #      real pi-natives again;
-#   4. linux-arm64: the same script under qemu with an arm64 Node;
-#   5. the C SDK: a program built with nothing but
+#   4. the pi package pi-fscache, packed, with pi from the npm registry:
+#      its read answers a reread with the marker, through the installed engine;
+#   5. linux-arm64: the same script under qemu with an arm64 Node;
+#   6. the C SDK: a program built with nothing but
 #      `cc example.c $(pkg-config --cflags --libs fscache)`, from the
 #      archive and from `make install`-style PREFIX, then uninstalled.
 #
@@ -173,6 +175,38 @@ check_agent real
 test ! -e "$tmp/agent-global/node_modules/@oh-my-pi/pi-natives-real"
 test ! -e "$tmp/agent-global/node_modules/fscache-native"
 echo "install/uninstall ok"
+
+echo "== the pi package pi-fscache, packed, beside pi from the npm registry"
+# Its dependency fscache-native comes from the packed tarballs (overrides),
+# pi from the registry at the version the package is tested with; pi's read
+# through the package answers a reread with the marker, from the installed
+# engine (no checkout on the way).
+pi_tgz=$dist/pi-fscache-$version.tgz
+pi_pin=$(node -p "require('$top/bindings/pi-fscache/package.json').devDependencies['@mariozechner/pi-coding-agent']")
+dir=$tmp/pi
+mkdir -p "$dir"
+cat >"$dir/package.json" <<-EOF
+{
+  "name": "fscache-pi-test",
+  "private": true,
+  "type": "module",
+  "dependencies": {
+    "pi-fscache": "file:$pi_tgz",
+    "@mariozechner/pi-coding-agent": "$pi_pin"
+  },
+  "overrides": {
+    "fscache-native": "file:$main_tgz",
+    "fscache-native-linux-x64-gnu": "file:$x64_tgz"
+  }
+}
+EOF
+# --ignore-scripts: some of pi's dependencies run install scripts through sh,
+# which this PATH does not have (ours have none).
+(cd "$dir" && run npm install --no-audit --no-fund --loglevel=error --ignore-scripts)
+test ! -L "$dir/node_modules/fscache-native"
+printf 'hello\nworld\n' >"$dir/hello.txt"
+cp "$here/pi-smoke.mjs" "$dir/"
+(cd "$dir" && run node pi-smoke.mjs)
 
 echo "== linux-arm64: the arm64 package under qemu with an arm64 Node"
 project "$tmp/arm64" "$arm_tgz" --os=linux --cpu=arm64 --libc=glibc
