@@ -122,10 +122,10 @@ func (ix *Index) matchOf(q Query) bitset {
 // Size is the heap memory held by ix, in bytes (an estimate of the
 // strings'). The mapped file of an index from Open is not counted: its
 // pages are the page cache's, shared with other processes, and the kernel
-// reclaims them (its paths, copied to the heap, are).
+// reclaims them (its paths, read in place, too: only their headers are).
 func (ix *Index) Size() int64 {
 	if ix.disk != nil {
-		return ix.pathsSize() + int64(len(ix.blooms))*48
+		return int64(cap(ix.paths))*16 + int64(len(ix.blooms))*48
 	}
 	n := int64(cap(ix.flags)) + int64(cap(ix.sums))*8 + int64(cap(ix.inos))*8 +
 		int64(cap(ix.sizes))*8 + int64(cap(ix.mtimes))*8

@@ -66,6 +66,7 @@ func (ix *Index) Close() error {
 	err := d.m.Close()
 	ix.disk = &diskIndex{}
 	ix.flags, ix.sums, ix.inos, ix.sizes, ix.mtimes, ix.blooms, ix.segs = nil, nil, nil, nil, nil, nil, nil
+	ix.paths = nil // strings into the mapping
 	if err != nil {
 		return fmt.Errorf("index: close: %w", err)
 	}
@@ -261,7 +262,13 @@ func (ix *Index) parseTable(data []byte, t *trailer, l *tableLayout) error {
 		return corruptf("document ends do not increase")
 	}
 	ends := ints[uint64](data, l.pathEnds, n)
-	blob := string(data[l.pathBlob : l.pathBlob+t.pathBytes])
+	// The paths are used in place, as the other arrays: strings into the
+	// mapping (copying them to the heap, megabytes on a large tree, cost a
+	// fresh process's first grep more than the rest of the open). They
+	// never leave the package: Lookup, find and the Live compare them,
+	// while the Index, and so the mapping, is in use.
+	raw := data[l.pathBlob : l.pathBlob+t.pathBytes]
+	blob := unsafe.String(unsafe.SliceData(raw), len(raw))
 	ix.paths = make([]string, n)
 	prev := uint64(0)
 	for id, end := range ends {
