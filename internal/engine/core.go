@@ -94,18 +94,7 @@ var (
 // scanCache returns the process-wide scan cache, created with the policy of
 // the environment at first use.
 func scanCache() *scancache.Cache {
-	cacheOnce.Do(func() {
-		cache = scancache.New(scancache.PolicyFromEnv(), nil)
-		// A partition's watched fill in the background (a cached call's
-		// first scan, scancache.Cache.GetLater) waits while calls run.
-		cache.SetPause(func() {
-			if gi := grepIndex(); gi != nil {
-				for gi.active.Load() > 0 {
-					time.Sleep(yieldPoll)
-				}
-			}
-		})
-	})
+	cacheOnce.Do(func() { cache = scancache.New(scancache.PolicyFromEnv(), nil) })
 	return cache
 }
 
@@ -198,7 +187,8 @@ func scan(key scancache.Key, useCache, drop bool, tok *cancel.Token, obs ...scan
 	c := scanCache()
 	if useCache {
 		// A miss walks without watches, as the reference does; the
-		// watched partition is filled in the background.
+		// watched partition is filled in the background, and the next
+		// cached call waits for it.
 		return c.GetLater(key, tok, obs...)
 	}
 	s, served, err := c.Uncached(key, drop, tok, obs...)

@@ -6,7 +6,17 @@ import (
 	"path/filepath"
 	"testing"
 	"time"
+
+	"github.com/fscache/fscache/internal/watch"
 )
+
+// slowWatcher takes 5 ms to add a watch.
+type slowWatcher struct{ watch.Watcher }
+
+func (w slowWatcher) Add(dir string) error {
+	time.Sleep(5 * time.Millisecond)
+	return w.Watcher.Add(dir)
+}
 
 // laterCache returns a watching cache with Policy.WatchLater set as later,
 // and a TTL far longer than the test: a scan served by TTL never expires
@@ -31,11 +41,18 @@ func waitWatched(t *testing.T, c *Cache, n int) {
 }
 
 // TestGetLaterWatchesInTheBackground: GetLater's miss answers with a walk
-// and no watch, then the watched partition replaces it in the background,
-// after which a change is seen at once (the scan served by TTL would have
-// hidden it for an hour).
+// and no watch; the watched partition is filled in the background, and a
+// call made at once after a change waits for it rather than being served
+// the first scan (the TTL here is an hour: a scan served by TTL would hide
+// the change).
 func TestGetLaterWatchesInTheBackground(t *testing.T) {
 	c := laterCache(t, true)
+	// Watches that take a while to add: the background fill is still
+	// running when the next call comes.
+	c.newWatcher = func() (watch.Watcher, error) {
+		w, err := watch.New()
+		return slowWatcher{w}, err
+	}
 	root := tree(t, "a/x.txt", "b/y.txt")
 	k := Key{Root: root, Hidden: true, Gitignore: true}
 	s, age, err := c.GetLater(k, nil)
@@ -48,21 +65,26 @@ func TestGetLaterWatchesInTheBackground(t *testing.T) {
 	if d := diff(k, s.Entries()); d != "" {
 		t.Fatalf("first scan: %s", d)
 	}
-	waitWatched(t, c, 1)
-	if err := os.WriteFile(filepath.Join(root, "a", "new.txt"), []byte("x"), 0o644); err != nil {
-		t.Fatal(err)
+	for i, name := range []string{"a/new.txt", "b/c/deep.txt"} {
+		p := filepath.Join(root, filepath.FromSlash(name))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		s, age, err = c.GetLater(k, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if age != time.Nanosecond {
+			t.Errorf("call %d: not served by the watched partition: age %v", i+2, age)
+		}
+		if d := diff(k, s.Entries()); d != "" {
+			t.Errorf("call %d, after creating %s: %s", i+2, name, d)
+		}
 	}
-	s, age, err = c.GetLater(k, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	if age != time.Nanosecond {
-		t.Errorf("not served by the watched partition: age %v", age)
-	}
-	if d := diff(k, s.Entries()); d != "" {
-		t.Errorf("after a change: %s", d)
-	}
-	if st := c.Stats(); st.Entries != 1 || st.RootsWatched != 1 {
+	if st := c.Stats(); st.Entries != 1 || st.Watched != 1 || st.RootsWatched != 1 {
 		t.Errorf("stats %+v", st)
 	}
 }

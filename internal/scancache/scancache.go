@@ -51,10 +51,12 @@ type Policy struct {
 	// applies to them.
 	Watch bool
 	// WatchLater (with Watch) makes the first scan of a partition through
-	// GetLater a walk without watches, stored for the TTL, while the
-	// watched partition is filled in the background (watchLater): the
-	// call that misses pays for the walk only, as the reference does, not
-	// for the registration of a watch per directory.
+	// GetLater a walk without watches, while the watched partition is
+	// filled in the background (watchLater): the call that misses pays
+	// for the walk only, as the reference does, not for the registration
+	// of a watch per directory. A later call of the partition waits for
+	// that fill (it is never served the unwatched scan while the fill
+	// runs), so answers stay as current as with a watched first call.
 	WatchLater bool
 }
 
@@ -124,10 +126,8 @@ type Cache struct {
 	// memos are the watched results of other walks (memo.go).
 	memos map[any]*memo
 	// later are the partitions whose watched fill runs in the background
-	// (watchLater); pause, when set, is called by that fill before each
-	// directory (SetPause).
-	later map[Key]bool
-	pause func()
+	// (watchLater), each with a channel closed when it ends.
+	later map[Key]chan struct{}
 	st    counters
 }
 
@@ -137,8 +137,10 @@ type entry struct {
 	snap *Snapshot
 	rw   *rootWatch
 	// later: stored by GetLater's miss while the watched partition is
-	// filled in the background; a Get that needs the watched partition
-	// (Listen, Current, Rescan) treats it as a miss.
+	// filled in the background; a call waits for that fill rather than
+	// being served this scan, and once the fill is over (failed) a Get
+	// that needs the watched partition (Listen, Current, Rescan) treats
+	// it as a miss, GetLater as a scan served by TTL.
 	later bool
 }
 
@@ -148,11 +150,6 @@ type flight struct {
 	err   error
 	later bool // a GetLater's scan, without watches
 }
-
-// SetPause sets what the background fill of a watched partition
-// (watchLater) calls before each directory it reads: the caller waits
-// there while foreground calls run. Before c is used.
-func (c *Cache) SetPause(pause func()) { c.pause = pause }
 
 // SetClock replaces the clock that dates snapshots and ages entries
 // (time.Now), before the cache is used: tests age entries past the TTL or
@@ -170,7 +167,7 @@ func New(p Policy, scan ScanFunc) *Cache {
 	c := &Cache{policy: p, scan: scan, custom: scan != nil, now: time.Now, newWatcher: watch.New, remoteAt: remoteAt,
 		entries: map[Key]*entry{}, pending: map[Key]*flight{},
 		roots: map[string]*rootWatch{}, sticky: map[string]string{}, uncachedSeen: map[any]time.Time{}, memos: map[any]*memo{},
-		later: map[Key]bool{}}
+		later: map[Key]chan struct{}{}}
 	switch {
 	case !p.Watch || scan != nil:
 		c.watchOff = ReasonDisabled
@@ -248,6 +245,17 @@ func (c *Cache) get(k Key, tok *cancel.Token, later bool, obs []Observer) (*Snap
 				return s, time.Nanosecond, nil
 			}
 		}
+		if e, ok := c.entries[k]; ok && e.later {
+			if done, ok := c.later[k]; ok {
+				// The watched partition is being filled: wait for it,
+				// never serve the scan it replaces.
+				c.mu.Unlock()
+				if err := waitDone(done, tok); err != nil {
+					return nil, 0, err
+				}
+				continue
+			}
+		}
 		if e, ok := c.entries[k]; ok && (later || !e.later) {
 			age := c.now().Sub(e.snap.Created)
 			if age < c.policy.TTL {
@@ -279,7 +287,7 @@ func (c *Cache) get(k Key, tok *cancel.Token, later bool, obs []Observer) (*Snap
 		if later {
 			f.snap, f.err = c.fillLater(k, tok, obs)
 		} else {
-			f.snap, f.err = c.fill(k, tok, obs, nil)
+			f.snap, f.err = c.fill(k, tok, obs)
 		}
 		c.mu.Lock()
 		delete(c.pending, k)
@@ -290,12 +298,15 @@ func (c *Cache) get(k Key, tok *cancel.Token, later bool, obs []Observer) (*Snap
 }
 
 // wait blocks until f is done or tok cancels.
-func wait(f *flight, tok *cancel.Token) error {
+func wait(f *flight, tok *cancel.Token) error { return waitDone(f.done, tok) }
+
+// waitDone blocks until done is closed or tok cancels.
+func waitDone(done chan struct{}, tok *cancel.Token) error {
 	t := time.NewTicker(cancel.PollPeriod)
 	defer t.Stop()
 	for {
 		select {
-		case <-f.done:
+		case <-done:
 			return nil
 		case <-t.C:
 			if err := tok.Err(); err != nil {

@@ -549,7 +549,7 @@ func (c *Cache) fillLater(k Key, tok *cancel.Token, obs []Observer) (*Snapshot, 
 	_, sticky := c.sticky[k.Root]
 	c.mu.Unlock()
 	if sticky || !c.Watching() {
-		return c.fill(k, tok, obs, nil)
+		return c.fill(k, tok, obs)
 	}
 	s, err := c.fresh(k, tok, obs)
 	if err != nil {
@@ -561,9 +561,10 @@ func (c *Cache) fillLater(k Key, tok *cancel.Token, obs []Observer) (*Snapshot, 
 		return s, nil // the watched partition is there already: kept
 	}
 	s = c.store(k, &entry{snap: s, later: true}, nil)
-	if !c.later[k] {
-		c.later[k] = true
-		go c.watchLater(k)
+	if _, ok := c.later[k]; !ok {
+		done := make(chan struct{})
+		c.later[k] = done
+		go c.watchLater(k, done)
 	}
 	return s, nil
 }
@@ -573,12 +574,13 @@ func (c *Cache) fillLater(k Key, tok *cancel.Token, obs []Observer) (*Snapshot, 
 // added before each directory was read, and whose events since are
 // replayed on it, so it is at least as current as the scan it replaces.
 // A partition dropped meanwhile (invalidated, evicted) is not brought
-// back.
-func (c *Cache) watchLater(k Key) {
+// back. done is closed when it ends.
+func (c *Cache) watchLater(k Key, done chan struct{}) {
 	defer func() {
 		c.mu.Lock()
 		delete(c.later, k)
 		c.mu.Unlock()
+		close(done)
 	}()
 	c.mu.Lock()
 	e, ok := c.entries[k]
@@ -588,13 +590,12 @@ func (c *Cache) watchLater(k Key) {
 	}
 	tok := cancel.New(time.Time{}, nil)
 	defer tok.Release()
-	_, _ = c.fill(k, tok, nil, c.pause) // an error leaves the TTL entry, as a failed fill would
+	_, _ = c.fill(k, tok, nil) // an error leaves the scan served by TTL, as a failed fill would
 }
 
 // fill scans k and caches the scan, watched when it can be; it returns
-// the snapshot that answers the call. pause, when set, is called before
-// each directory is read (a background fill). c.mu not held.
-func (c *Cache) fill(k Key, tok *cancel.Token, obs []Observer, pause func()) (*Snapshot, error) {
+// the snapshot that answers the call. c.mu not held.
+func (c *Cache) fill(k Key, tok *cancel.Token, obs []Observer) (*Snapshot, error) {
 	c.mu.Lock()
 	rw := c.rootFor(k.Root)
 	var log *fillLog
@@ -622,9 +623,6 @@ func (c *Cache) fill(k Key, tok *cancel.Token, obs []Observer, pause func()) (*S
 	// correct scan, served by TTL.
 	add := h.OnDir
 	h.OnDir = func(abs string) error {
-		if pause != nil {
-			pause()
-		}
 		if !limited.Load() && errors.Is(add(abs), watch.ErrLimit) {
 			limited.Store(true)
 		}
