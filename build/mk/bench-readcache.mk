@@ -19,4 +19,4 @@ BENCH_EXTRA += bench-readcache
 
 bench-readcache: build pi-deps bench-diff ## the read cache: bench-diff, then a scripted pi session over BENCH_REPO against pi's read (build/out/bench/readcache.md)
 	cd bindings/pi-fscache && FSCACHE_NODE_ADDON=$(abspath $(NODE_ADDON)) $(NODE) bench/readcache.mjs \
-	  --repo $(BENCH_READCACHE_REPO) --out $(abspath build/out/bench) $(BENCH_READCACHE_ARGS)
+	  --repo $(BENCH_READCACHE_REPO) --out $(abspath build/out/bench) --tmp $(abspath build/out/tmp) $(BENCH_READCACHE_ARGS)
