@@ -177,3 +177,36 @@ test("state: the overlay counts only at the leaf it was recorded at (§7.3)", ()
   assert.equal(st.knowledge(sm).get("/p", "full"), undefined, "clear drops the overlay");
   assert.equal(st.replayed(sm).get("/p", "full"), undefined, "and the overlay never leaks into the memo");
 });
+
+test("state: the incremental replay from a memoized ancestor equals the full replay, across reads, invalidations, branches and compactions", () => {
+  const sm = SessionManager.inMemory("/tmp");
+  const state = new ReadState();
+  let seed = 7;
+  const rand = (n) => ((seed = (seed * 1103515245 + 12345) % 2147483648) % n);
+  const hashes = [A, B, C];
+  const snapshot = (k) => ({
+    paths: [...k.paths].map(([p, s]) => [p, [...s].sort()]).sort(),
+    blocked: [...k.blocked].sort(),
+    modes: k.modes,
+    reads: k.reads,
+    invalidations: k.invalidations,
+  });
+  for (let step = 0; step < 400; step++) {
+    const r = rand(20);
+    const p = `/f${rand(4)}`;
+    const scope = rand(3) === 0 ? `r:${1 + rand(3)}:${4 + rand(3)}` : "full";
+    if (r < 11) readResult(sm, meta(p, scope, hashes[rand(3)], rand(2) ? "full" : "unchanged"));
+    else if (r < 13) sm.appendCustomEntry(CUSTOM_TYPE, invalidation(p, scope));
+    else if (r < 15) user(sm, "more");
+    else if (r < 17 && sm.getBranch().length > 0) {
+      const branch = sm.getBranch();
+      sm.branch(branch[rand(branch.length)].id); // /tree to an earlier entry
+    } else if (r < 18 && sm.getBranch().length > 0) {
+      const branch = sm.getBranch();
+      sm.appendCompaction("summary", branch[rand(branch.length)].id, 100);
+    } else readResult(sm, meta(p, "full", hashes[rand(3)]), { isError: rand(2) === 0 });
+    const got = state.replayed(sm);
+    assert.deepEqual(snapshot(got), snapshot(replay(sm.getBranch())), `step ${step}`);
+  }
+  assert.ok(state.extended > 100, `only ${state.extended} of ${state.replays} replays were incremental`);
+});

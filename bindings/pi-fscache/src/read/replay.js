@@ -213,14 +213,22 @@ export function replay(branch) {
   const k = new Knowledge();
   if (!Array.isArray(branch)) return k;
   const { start } = replayStart(branch);
-  for (let i = start; i < branch.length; i++) {
-    const e = branch[i];
-    if (!e || typeof e !== "object") continue;
+  for (let i = start; i < branch.length; i++) replayEntry(k, branch[i]);
+  return k;
+}
+
+/**
+ * Applies one entry of the replay window to k (§7.2): a read result's
+ * record, or an invalidation. Anything else is skipped.
+ */
+export function replayEntry(k, e) {
+  {
+    if (!e || typeof e !== "object") return;
     if (e.type === "message") {
       const msg = e.message;
-      if (!msg || msg.role !== "toolResult" || msg.toolName !== "read" || msg.isError) continue;
+      if (!msg || msg.role !== "toolResult" || msg.toolName !== "read" || msg.isError) return;
       const meta = parseMeta(msg.details);
-      if (!meta) continue;
+      if (!meta) return;
       k.set(meta.pathKey, meta.scopeKey, meta.servedHash);
       k.modes[meta.mode]++;
       k.reads++;
@@ -235,10 +243,9 @@ export function replay(branch) {
       }
     } else if (e.type === "custom") {
       const inv = parseInvalidation(e);
-      if (!inv) continue;
+      if (!inv) return;
       k.invalidate(inv.pathKey, inv.scopeKey);
       k.invalidations++;
     }
   }
-  return k;
 }

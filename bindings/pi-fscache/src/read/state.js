@@ -11,14 +11,19 @@
 // compaction) the overlay of the old leaf is dropped, and the replay is the
 // only source again.
 
-import { replay } from "./replay.js";
+import { replay, replayEntry } from "./replay.js";
 
 const MEMO_MAX = 64;
+// How far back from the leaf an incremental replay looks for a memoized
+// ancestor before replaying the whole branch.
+const TAIL_MAX = 256;
 
-function keyOf(sm) {
-  const sid = typeof sm.getSessionId === "function" ? sm.getSessionId() : "";
-  const leaf = typeof sm.getLeafId === "function" ? sm.getLeafId() : null;
-  return `${sid}\u0000${leaf ?? ""}`;
+function sessionOf(sm) {
+  return typeof sm.getSessionId === "function" ? sm.getSessionId() : "";
+}
+
+function keyOf(sm, leaf = typeof sm.getLeafId === "function" ? sm.getLeafId() : null) {
+  return `${sessionOf(sm)}\u0000${leaf ?? ""}`;
 }
 
 export class ReadState {
@@ -28,6 +33,7 @@ export class ReadState {
     /** @type {{key: string, paths: Map<string, Map<string, string>>} | undefined} */
     this.overlay = undefined;
     this.replays = 0; // how many replays ran (tests check the memo)
+    this.extended = 0; // how many of them extended a memoized ancestor
   }
 
   /** Forgets the memo and the overlay (§12, §17). */
@@ -45,11 +51,41 @@ export class ReadState {
       this.memo.set(key, k);
       return k;
     }
-    k = replay(sm.getBranch());
+    k = this.extend(sm);
+    if (k) this.extended++;
+    else k = replay(sm.getBranch());
     this.replays++;
     this.memo.set(key, k);
     while (this.memo.size > MEMO_MAX) this.memo.delete(this.memo.keys().next().value);
     return k;
+  }
+
+  /**
+   * The replay of the current branch from a memoized ancestor of the leaf:
+   * the entries appended since (a read's call and result, a user message)
+   * applied to a copy of the ancestor's knowledge, so that a long session
+   * does not replay (nor list, getBranch) every entry at each read. Only
+   * when no compaction lies between (a compaction moves the window's
+   * start); undefined otherwise, or when no ancestor within TAIL_MAX
+   * entries is memoized.
+   */
+  extend(sm) {
+    if (typeof sm.getEntry !== "function" || typeof sm.getLeafId !== "function") return undefined;
+    const tail = [];
+    let id = sm.getLeafId();
+    for (let steps = 0; id && steps <= TAIL_MAX; steps++) {
+      const base = this.memo.get(keyOf(sm, id));
+      if (base) {
+        const k = base.clone();
+        for (let i = tail.length - 1; i >= 0; i--) replayEntry(k, tail[i]);
+        return k;
+      }
+      const e = sm.getEntry(id);
+      if (!e || e.type === "compaction") return undefined;
+      tail.push(e);
+      id = e.parentId;
+    }
+    return undefined;
   }
 
   /** Replay plus the overlay recorded at the current leaf (§7.3). */
