@@ -97,7 +97,9 @@ try {
   const before = overlay.cacheStats().fullScans;
   const found = await overlay.glob({ pattern: "*.ts", path: root, cache: true });
   assert.deepEqual(found.matches.map((x) => [x.path, x.fileType]), [["src/a.ts", overlay.FileType.File]]);
-  assert.equal(overlay.cacheStats().fullScans, before + 1, "the overlay's glob did not go through fscache");
+  // fscache scanned the root (a first cached call may also fill the root's
+  // watched scan in the background, a second full scan, at any moment).
+  assert.ok(overlay.cacheStats().fullScans > before, "the overlay's glob did not go through fscache");
   const hits = await overlay.grep({ pattern: "const", path: root, mode: overlay.GrepOutputMode.FilesWithMatches });
   assert.deepEqual(hits.matches.map((x) => x.path), ["src/a.ts"]);
 } finally {
