@@ -94,7 +94,15 @@ var (
 // scanCache returns the process-wide scan cache, created with the policy of
 // the environment at first use.
 func scanCache() *scancache.Cache {
-	cacheOnce.Do(func() { cache = scancache.New(scancache.PolicyFromEnv(), nil) })
+	cacheOnce.Do(func() {
+		cache = scancache.New(scancache.PolicyFromEnv(), nil)
+		// The background fill of a cached call's watched partition
+		// starts once that call (and any other) has returned.
+		cache.SetBusy(func() bool {
+			gi := grepIndex()
+			return gi != nil && gi.active.Load() > 0
+		})
+	})
 	return cache
 }
 

@@ -126,3 +126,29 @@ func TestGetLaterOff(t *testing.T) {
 		t.Errorf("after GetLater without WatchLater: %+v", st)
 	}
 }
+
+// TestGetLaterWhileBusy: a background fill that waits for calls to end
+// (SetBusy says they never do) still serves a call that waits for it,
+// current.
+func TestGetLaterWhileBusy(t *testing.T) {
+	c := laterCache(t, true)
+	c.SetBusy(func() bool { return true })
+	root := tree(t, "a/x.txt")
+	k := Key{Root: root, Hidden: true, Gitignore: true}
+	if _, _, err := c.GetLater(k, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(root, "a", "new.txt"), []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, age, err := c.GetLater(k, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if age != time.Nanosecond {
+		t.Errorf("not served by the watched partition: age %v", age)
+	}
+	if d := diff(k, s.Entries()); d != "" {
+		t.Errorf("after a change: %s", d)
+	}
+}

@@ -126,8 +126,10 @@ type Cache struct {
 	// memos are the watched results of other walks (memo.go).
 	memos map[any]*memo
 	// later are the partitions whose watched fill runs in the background
-	// (watchLater), each with a channel closed when it ends.
-	later map[Key]chan struct{}
+	// (watchLater). busy, when set (SetBusy), reports whether calls are
+	// in flight: the fill waits for them to end before it starts.
+	later map[Key]*laterFill
+	busy  func() bool
 	st    counters
 }
 
@@ -151,6 +153,12 @@ type flight struct {
 	later bool // a GetLater's scan, without watches
 }
 
+// SetBusy sets what the background fill of a watched partition asks,
+// before it starts, whether calls are in flight: it waits (at most
+// laterWaitMax) until they end, so as not to share the CPU with the call
+// that started it. Before c is used.
+func (c *Cache) SetBusy(busy func() bool) { c.busy = busy }
+
 // SetClock replaces the clock that dates snapshots and ages entries
 // (time.Now), before the cache is used: tests age entries past the TTL or
 // the empty-result recheck without waiting for the wall clock.
@@ -167,7 +175,7 @@ func New(p Policy, scan ScanFunc) *Cache {
 	c := &Cache{policy: p, scan: scan, custom: scan != nil, now: time.Now, newWatcher: watch.New, remoteAt: remoteAt,
 		entries: map[Key]*entry{}, pending: map[Key]*flight{},
 		roots: map[string]*rootWatch{}, sticky: map[string]string{}, uncachedSeen: map[any]time.Time{}, memos: map[any]*memo{},
-		later: map[Key]chan struct{}{}}
+		later: map[Key]*laterFill{}}
 	switch {
 	case !p.Watch || scan != nil:
 		c.watchOff = ReasonDisabled
@@ -246,11 +254,13 @@ func (c *Cache) get(k Key, tok *cancel.Token, later bool, obs []Observer) (*Snap
 			}
 		}
 		if e, ok := c.entries[k]; ok && e.later {
-			if done, ok := c.later[k]; ok {
+			if lf, ok := c.later[k]; ok {
 				// The watched partition is being filled: wait for it,
-				// never serve the scan it replaces.
+				// never serve the scan it replaces (and let it start
+				// now if it was waiting for calls to end).
+				lf.urgent.Store(true)
 				c.mu.Unlock()
-				if err := waitDone(done, tok); err != nil {
+				if err := waitDone(lf.done, tok); err != nil {
 					return nil, 0, err
 				}
 				continue

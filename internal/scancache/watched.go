@@ -562,26 +562,41 @@ func (c *Cache) fillLater(k Key, tok *cancel.Token, obs []Observer) (*Snapshot, 
 	}
 	s = c.store(k, &entry{snap: s, later: true}, nil)
 	if _, ok := c.later[k]; !ok {
-		done := make(chan struct{})
-		c.later[k] = done
-		go c.watchLater(k, done)
+		lf := &laterFill{done: make(chan struct{})}
+		c.later[k] = lf
+		go c.watchLater(k, lf)
 	}
 	return s, nil
 }
+
+// laterFill is a background fill of a watched partition: done is closed
+// when it ends; urgent is set by a call that waits for it.
+type laterFill struct {
+	done   chan struct{}
+	urgent atomic.Bool
+}
+
+// laterWaitMax bounds how long a background fill waits for calls in
+// flight to end before it starts.
+const laterWaitMax = 50 * time.Millisecond
 
 // watchLater fills the watched partition k in the background, replacing
 // the scan fillLater stored: a fill is a fresh scan whose watches were
 // added before each directory was read, and whose events since are
 // replayed on it, so it is at least as current as the scan it replaces.
 // A partition dropped meanwhile (invalidated, evicted) is not brought
-// back. done is closed when it ends.
-func (c *Cache) watchLater(k Key, done chan struct{}) {
+// back. It starts once no call is in flight (SetBusy), or laterWaitMax
+// has passed, or a call waits for it.
+func (c *Cache) watchLater(k Key, lf *laterFill) {
 	defer func() {
 		c.mu.Lock()
 		delete(c.later, k)
 		c.mu.Unlock()
-		close(done)
+		close(lf.done)
 	}()
+	for t0 := time.Now(); c.busy != nil && c.busy() && !lf.urgent.Load() && time.Since(t0) < laterWaitMax; {
+		time.Sleep(200 * time.Microsecond)
+	}
 	c.mu.Lock()
 	e, ok := c.entries[k]
 	c.mu.Unlock()
