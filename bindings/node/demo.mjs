@@ -7,7 +7,7 @@
 // DIR defaults to the repository root.
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { FileType, GrepOutputMode, fuzzyFind, glob, grep, invalidateFsScanCache, version } from "./index.js";
+import { FileType, GrepOutputMode, fuzzyFind, glob, grep, invalidateFsScanCache, readCache, version } from "./index.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const dir = path.resolve(process.argv[2] || path.join(here, "..", ".."));
@@ -72,6 +72,19 @@ try {
   for (const m of gr.matches) sub(`${clip(`${m.path}:${m.lineNumber}: ${m.line.trim()}`)}`);
   const [cnt, tCnt] = await timed(() => grep({ pattern, path: dir, mode: GrepOutputMode.Count }));
   row("grep  count", `${cnt.totalMatches} lines in ${cnt.filesWithMatches} files`, tCnt);
+
+  // 6. The read cache: pi's read text, then the marker for the same content
+  //    (noStore: nothing is written into the directory shown).
+  const file = gr.matches[0]?.path;
+  if (file) {
+    const [first, tFirst] = await timed(() => readCache({ path: file, cwd: dir, noStore: true }));
+    row("readCache  first read", `${first.mode}, ${Buffer.byteLength(first.text)} bytes`, tFirst);
+    sub(clip(file, 60));
+    const bases = first.meta ? { [first.meta.scopeKey]: first.meta.servedHash } : {};
+    const [again, tAgain] = await timed(() => readCache({ path: file, cwd: dir, noStore: true, pathKey: first.pathKey, bases }));
+    row("readCache  reread", `${again.mode}, ${Buffer.byteLength(again.text)} bytes`, tAgain);
+    sub(again.text);
+  }
   console.log();
 } catch (err) {
   console.error(`\n  ${err.message}${err.code ? ` (${err.code})` : ""}\n`);
