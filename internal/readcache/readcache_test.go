@@ -455,3 +455,27 @@ func TestCancelled(t *testing.T) {
 		}
 	}
 }
+
+// A large file gets a diff: 200k lines (about 16 MiB) with ten lines
+// edited far apart is answered with a patch of a few KB.
+func TestLargeFileGetsDiff(t *testing.T) {
+	f := newFixture(t)
+	var b strings.Builder
+	for i := 1; i <= 200_000; i++ {
+		fmt.Fprintf(&b, "%08d: the quick brown fox jumps over the lazy dog, line of a large generated file\n", i)
+	}
+	text := b.String()
+	p := f.write("big.txt", text)
+	first := f.read("big.txt", nil, nil, nil)
+	lines := strings.Split(text, "\n")
+	for i := 0; i < 10; i++ {
+		lines[i*19_997+5] += " (edited)"
+	}
+	if err := os.WriteFile(p, []byte(strings.Join(lines, "\n")), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := f.read("big.txt", map[string]string{"full": first.Meta.ServedHash}, nil, nil)
+	if r.Mode != ModeDiff || !strings.HasPrefix(r.Text, "[readcache: 10 lines changed of 200001]\n") || len(r.Text) > 8<<10 {
+		t.Fatalf("%d bytes of text (%d MiB): mode %s, %d bytes: %.200s", len(text), len(text)>>20, r.Mode, len(r.Text), r.Text)
+	}
+}
