@@ -11,6 +11,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -149,7 +150,7 @@ func Read(o Options) (Result, error) {
 			full(ModeFullFallback, "base_missing")
 		case scope != "full":
 			oldLines := strings.Split(old, "\n")
-			if end <= len(oldLines) && equalLines(oldLines[start-1:end], lines[start-1:end]) &&
+			if end <= len(oldLines) && slices.Equal(oldLines[start-1:end], lines[start-1:end]) &&
 				(!fromFull || covered(oldLines, end)) {
 				res.Mode = ModeUnchangedRange
 				res.Text = markerUnchangedRangeElsewhere(start, end)
@@ -214,17 +215,6 @@ func covered(lines []string, end int) bool {
 	return !t.Truncated || end <= t.OutputLines
 }
 
-func equalLines(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
 
 var (
 	errTooLarge   = errors.New("file too large")
