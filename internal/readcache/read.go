@@ -215,7 +215,6 @@ func covered(lines []string, end int) bool {
 	return !t.Truncated || end <= t.OutputLines
 }
 
-
 var (
 	errTooLarge   = errors.New("file too large")
 	errNotRegular = errors.New("not a regular file")
