@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -203,7 +204,10 @@ func TestGrepStreamPublishedIndex(t *testing.T) {
 			}
 		}
 	}
-	if !stoppedEarly {
+	// Off Linux walk.ScanOrdered walks the whole tree before it hands
+	// entries out, so the index's entries are validated for every file:
+	// the answers above are the same, the stop is Linux's.
+	if !stoppedEarly && runtime.GOOS == "linux" {
 		t.Error("no streamed grep stopped short of the tree")
 	}
 	r, err := Grep(GrepOptions{Pattern: "needle", Path: root, MaxCount: Int(3), Mode: ModeFilesWithMatches}, nil)
