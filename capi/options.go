@@ -112,22 +112,37 @@ func (d *decoder) flag(field string, def bool) bool {
 // uint reads a non-negative number; fractions are truncated as a u32
 // conversion would.
 func (d *decoder) uint(field string, maxVal float64) *int {
-	v, ok := d.get(field)
+	f, ok := d.number(field)
 	if !ok {
 		return nil
 	}
-	if v.Type != gjson.Number {
-		d.fail(field, "expected a number, got %s", typeName(v))
-		return nil
-	}
-	f := v.Float()
 	if math.IsNaN(f) || f < 0 {
-		d.fail(field, "expected a non-negative number, got %s", v.Raw)
+		d.fail(field, "expected a non-negative number, got %s", d.raw(field))
 		return nil
 	}
 	f = math.Min(math.Trunc(f), maxVal)
 	n := int(f)
 	return &n
+}
+
+// number reads a number field; ok is false when it is absent or (failed)
+// not a number.
+func (d *decoder) number(field string) (float64, bool) {
+	v, ok := d.get(field)
+	if !ok {
+		return 0, false
+	}
+	if v.Type != gjson.Number {
+		d.fail(field, "expected a number, got %s", typeName(v))
+		return 0, false
+	}
+	return v.Float(), true
+}
+
+// raw is a field's JSON text, for error messages.
+func (d *decoder) raw(field string) string {
+	v, _ := d.get(field)
+	return v.Raw
 }
 
 func (d *decoder) cancel(flag func() bool) engine.Cancel {

@@ -44,15 +44,11 @@ const maxSize = 1 << 53
 // validates them); fractions are truncated toward zero, and the value is
 // clamped to the int32 range.
 func (d *decoder) integer(field string) *int {
-	v, ok := d.get(field)
+	f, ok := d.number(field)
 	if !ok {
 		return nil
 	}
-	if v.Type != gjson.Number {
-		d.fail(field, "expected a number, got %s", typeName(v))
-		return nil
-	}
-	f := math.Trunc(v.Float())
+	f = math.Trunc(f)
 	f = math.Max(math.Min(f, math.MaxInt32), math.MinInt32)
 	n := int(f)
 	return &n

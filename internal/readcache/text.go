@@ -31,10 +31,16 @@ func formatSize(b int) string {
 // truncateHead is pi's truncateHead with the default limits, over the
 // lines of the selected content (content split on "\n").
 func truncateHead(lines []string) Truncation {
-	content := strings.Join(lines, "\n")
-	t := Truncation{TotalLines: len(lines), TotalBytes: len(content), MaxLines: maxLines, MaxBytes: maxBytes}
-	if len(lines) <= maxLines && len(content) <= maxBytes {
-		t.Content, t.OutputLines, t.OutputBytes = content, len(lines), len(content)
+	// The content's size without joining it: a truncated answer joins only
+	// the lines it keeps (a large file's lines are not copied whole).
+	total := len(lines) - 1
+	for _, l := range lines {
+		total += len(l)
+	}
+	t := Truncation{TotalLines: len(lines), TotalBytes: total, MaxLines: maxLines, MaxBytes: maxBytes}
+	if len(lines) <= maxLines && total <= maxBytes {
+		t.Content = strings.Join(lines, "\n")
+		t.OutputLines, t.OutputBytes = len(lines), total
 		return t
 	}
 	t.Truncated = true
