@@ -101,3 +101,31 @@ func waitIndexed(b *testing.B, gi *grepIndexes) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+// BenchmarkPiGrep: pi's grep tool shape (bindings/pi-fscache: no cache, the
+// default limit of 100 matches, the line text read by the tool), repeated
+// with the root indexed, for a common identifier (the limit is reached in
+// the first files) and a rare one.
+func BenchmarkPiGrep(b *testing.B) {
+	root := agentRoot(b)
+	for _, pat := range []string{"err", "NewReplacer"} {
+		b.Run(pat, func(b *testing.B) {
+			o := GrepOptions{Pattern: pat, Path: root, Hidden: Bool(true), Gitignore: Bool(true), MaxCount: Int(100),
+				MaxColumns: Int(4)}
+			for range 3 {
+				if _, err := Grep(o, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			if gi := grepIndex(); gi != nil {
+				waitIndexed(b, gi)
+			}
+			b.ResetTimer()
+			for range b.N {
+				if _, err := Grep(o, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

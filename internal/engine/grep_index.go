@@ -356,6 +356,9 @@ func (g *grepper) serveFrom(gi *grepIndexes, r *indexedRoot, live *index.Live, r
 		}
 		cut = len(rel) + 1
 	}
+	if limitNeed(g.o) > 0 {
+		return g.serveLimited(gi, r, live, snap, lo, hi, cut)
+	}
 	files, at, err := g.snapFiles(snap, lo, hi, cut)
 	if err != nil {
 		return true, err
@@ -383,6 +386,87 @@ func (g *grepper) serveFrom(gi *grepIndexes, r *indexedRoot, live *index.Live, r
 	g.searched += skipped // skipped files were read and hold no match
 	g.mu.Unlock()
 	return true, err
+}
+
+// serveLimited is serveFrom for a grep with a limit: snap's entries lo to
+// hi-1 are taken in path order, each candidate the index does not rule out
+// is handed to the search workers as it comes (fedSearch), and both stop
+// once the answer is complete. A repeated grep whose answer lies in the
+// first files of a large tree decides and reads those files, not every
+// file of the tree. Files the index has no current entry for (Fresh) are
+// searched as they are; the ones met are read again into the index after
+// the search, as narrow does before it.
+func (g *grepper) serveLimited(gi *grepIndexes, r *indexedRoot, live *index.Live, snap *scancache.Snapshot, lo, hi, cut int) (bool, error) {
+	var plan *index.Plan
+	var ids []int32
+	if q := g.indexQuery(); q.All() {
+		gi.mu.Lock()
+		gi.fallback(idxNoTrigram)
+		gi.mu.Unlock()
+	} else {
+		if plan = live.Plan(q, g.o.Mode == ModeFilesWithMatches); plan == nil {
+			gi.drop(r, live, "")
+			return false, nil
+		}
+		ids = snapAllIDs(snap, plan)
+	}
+	if gi.policy.onQuery != nil {
+		gi.policy.onQuery(g.tok)
+	}
+	s := g.startFed(r.key.Root, cut)
+	fed, skipped := 0, 0
+	var fresh []*walk.Entry
+	var err error
+	for i, e := range snap.Between(lo, hi) {
+		if i&255 == 0 && g.tok.Poll() || s.stopped() {
+			break
+		}
+		if !g.candidate(e, e.Path[cut:]) {
+			continue
+		}
+		before := -1
+		if plan != nil {
+			switch plan.DecideAt(e.Path, int(ids[i])) {
+			case index.Skip:
+				skipped++
+				continue
+			case index.Fresh:
+				fresh = append(fresh, e)
+			}
+			before = skipped
+		}
+		if err = s.feed(e, false, before); err != nil {
+			break
+		}
+		fed++
+	}
+	s.end(false)
+	g.mu.Lock()
+	g.searched += skipped // skipped files were read and hold no match
+	g.mu.Unlock()
+	gi.mu.Lock()
+	if plan != nil {
+		gi.st.queries++
+		gi.st.candidates += int64(fed)
+		gi.st.skipped += int64(skipped)
+	}
+	r.lastUse = time.Now()
+	gi.mu.Unlock()
+	if err := g.check(); err != nil {
+		return true, err
+	}
+	switch {
+	case len(fresh) > reindexMax:
+		gi.enqueue(r) // rebuilt in the background
+	case len(fresh) > 0:
+		if err := gi.reindex(live, r.key.Root, fresh, g.tok); err != nil {
+			return true, err
+		}
+		if ls := live.Stats(); ls.Overlay > max(reindexMax, ls.Files/16) {
+			gi.enqueue(r) // the overlay is large: fold it into a new base
+		}
+	}
+	return true, nil
 }
 
 // indexQuery is the call's pattern as a query of trigrams.
@@ -498,6 +582,17 @@ type keptFiles struct {
 // are immutable, so the ids stay true): a repeated grep of an unchanged
 // tree spares a lookup by path per file.
 func snapIDs(snap *scancache.Snapshot, p *index.Plan, at []int32) []int32 {
+	all := snapAllIDs(snap, p)
+	ids := make([]int32, len(at))
+	for k, i := range at {
+		ids[k] = all[i]
+	}
+	return ids
+}
+
+// snapAllIDs returns the ids in p's index of all of snap's entries, by
+// position (see snapIDs). Shared: read only.
+func snapAllIDs(snap *scancache.Snapshot, p *index.Plan) []int32 {
 	ix := p.Index()
 	key := snapIDsKey{weak.Make(ix)}
 	var all []int32
@@ -510,11 +605,7 @@ func snapIDs(snap *scancache.Snapshot, p *index.Plan, at []int32) []int32 {
 		}
 		snap.Keep(key, &keptIDs{ix: key.ix, ids: all})
 	}
-	ids := make([]int32, len(at))
-	for k, i := range at {
-		ids[k] = all[i]
-	}
-	return ids
+	return all
 }
 
 // snapIDsKey keys the ids of a snapshot's entries in an index (snapIDs);

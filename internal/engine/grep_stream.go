@@ -47,14 +47,19 @@ type streamFeed struct {
 	block []walk.Entry
 }
 
-// add appends e to the list, publishing the run being built when e starts
-// another one. f.mu held.
+// add appends a copy of e to the list (see addPtr). f.mu held.
 func (f *streamFeed) add(e walk.Entry) {
 	if len(f.block) == cap(f.block) {
 		f.block = make([]walk.Entry, 0, 256)
 	}
 	f.block = append(f.block, e)
-	p := &f.block[len(f.block)-1]
+	f.addPtr(&f.block[len(f.block)-1])
+}
+
+// addPtr appends p (not modified, kept until the search ends) to the
+// list, publishing the run being built when p starts another one. f.mu
+// held.
+func (f *streamFeed) addPtr(p *walk.Entry) {
 	fs := p.FSPath()
 	if n := len(f.files); f.lo < n && (n-f.lo >= runMax || !inDir(fs, f.dir)) {
 		f.cut()
@@ -130,6 +135,121 @@ func (sx *streamIndex) skip(e *walk.Entry) bool {
 	return false
 }
 
+// fedSearch is the search of a list of files fed in path order as it is
+// formed (a walk's, or a snapshot's files an index does not rule out):
+// workers take the runs of one directory as they are cut, and everything
+// stops once the files before the frontier complete the answer
+// (grep_limit.go).
+type fedSearch struct {
+	g       *grepper
+	f       *streamFeed
+	prog    *progress
+	workers int
+	mounts  atomic.Pointer[mountTable]
+	rootDir int
+	abort   atomic.Bool // keep nothing: the caller starts over
+	wg      sync.WaitGroup
+}
+
+// startFed starts the workers of a fed search of files under root,
+// reported without their first cut bytes (see candidates).
+func (g *grepper) startFed(root string, cut int) *fedSearch {
+	s := &fedSearch{g: g, f: &streamFeed{}, prog: newProgress(limitNeed(g.o), 64),
+		workers: max(1, numWorkers()), rootDir: cwdDir}
+	s.f.cond.L = &s.f.mu
+	if fd, ok := openDir(root); ok {
+		s.rootDir = fd
+	}
+	for range s.workers {
+		s.wg.Go(func() {
+			buf := getReadBuf()
+			defer readBufs.Put(buf)
+			var big bigRead
+			defer big.put()
+			defer func() {
+				s.f.mu.Lock()
+				s.f.quit++
+				s.f.cond.Broadcast()
+				s.f.mu.Unlock()
+			}()
+			for g.check() == nil && !s.prog.stopped() && !s.abort.Load() {
+				run, i, files, ok := s.f.take()
+				if !ok {
+					return
+				}
+				*buf = g.searchRun(root, s.rootDir, files, run, i, s.prog, *buf, &big, s.mounts.Load(), cut)
+			}
+		})
+	}
+	return s
+}
+
+// stopped reports whether the search needs no more files: the answer is
+// complete, or the call was stopped.
+func (s *fedSearch) stopped() bool { return s.prog.stopped() || s.g.tok.Stopped() }
+
+// feed appends the file e (a copy when own, else e itself, which must
+// stay unmodified until the search ends) once the workers are less than
+// streamAhead files behind, and returns errStreamStop when the search
+// needs no more files. skipped, with an index, is the number of files it
+// ruled out so far (skipBefore); -1 without.
+func (s *fedSearch) feed(e *walk.Entry, own bool, skipped int) error {
+	f := s.f
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for f.ahead() && f.quit < s.workers && !s.stopped() {
+		f.cond.Wait()
+	}
+	if f.quit == s.workers || s.stopped() {
+		return errStreamStop
+	}
+	if own {
+		f.add(*e)
+	} else {
+		f.addPtr(e)
+	}
+	if skipped >= 0 {
+		// (read by trimToLimit once the workers are done)
+		s.g.skipBefore = append(s.g.skipBefore, int32(skipped))
+	}
+	if len(f.runs) == mountsFrom && s.mounts.Load() == nil {
+		// As searchAll: a tree of many directories is opened after
+		// the mount table.
+		s.mounts.Store(readMounts())
+	}
+	return nil
+}
+
+// end tells the workers that no more files come, waits for them, and
+// records the number of files fed (g.listed). With abort the workers stop
+// first and nothing they found is kept.
+func (s *fedSearch) end(abort bool) {
+	f := s.f
+	f.mu.Lock()
+	f.cut()
+	f.done = true
+	f.cond.Broadcast()
+	f.mu.Unlock()
+	if abort {
+		s.abort.Store(true)
+	}
+	s.wg.Wait()
+	if s.rootDir != cwdDir {
+		closeDir(s.rootDir)
+	}
+	g := s.g
+	if abort {
+		g.mu.Lock()
+		g.results, g.unread, g.searched, g.read = nil, nil, 0, 0
+		g.skipBefore = nil
+		g.mu.Unlock()
+		return
+	}
+	f.mu.Lock()
+	g.listed = len(f.files)
+	f.mu.Unlock()
+}
+
 // searchStream searches the directory root (scan key key) while walking
 // it in path order, and returns the number of entries the walk emitted.
 // With sx (a published index), the walk reads full detail and the files
@@ -137,102 +257,39 @@ func (sx *streamIndex) skip(e *walk.Entry) bool {
 // walk that cannot give the order (walk.ErrUnordered) is returned as
 // such, before any result: the caller searches the full walk instead.
 func (g *grepper) searchStream(root string, key scancache.Key, sx *streamIndex) (int, error) {
-	f := &streamFeed{}
-	f.cond.L = &f.mu
-	prog := newProgress(limitNeed(g.o), 64)
-	var mounts atomic.Pointer[mountTable]
-	rootDir := cwdDir
-	if fd, ok := openDir(root); ok {
-		rootDir = fd
-		defer closeDir(fd)
-	}
-	var abort atomic.Bool // the walk gave no order: keep nothing
-	var wg sync.WaitGroup
-	for range max(1, numWorkers()) {
-		wg.Go(func() {
-			buf := getReadBuf()
-			defer readBufs.Put(buf)
-			var big bigRead
-			defer big.put()
-			defer func() {
-				f.mu.Lock()
-				f.quit++
-				f.cond.Broadcast()
-				f.mu.Unlock()
-			}()
-			for g.check() == nil && !prog.stopped() && !abort.Load() {
-				run, i, files, ok := f.take()
-				if !ok {
-					return
-				}
-				*buf = g.searchRun(root, rootDir, files, run, i, prog, *buf, &big, mounts.Load(), 0)
-			}
-		})
-	}
-	emitted, unordered := 0, false
-	workers := max(1, numWorkers())
+	s := g.startFed(root, 0)
+	emitted := 0
 	o := key.Options(g.tok)
 	if sx != nil {
 		o.Full, o.FullNanos = true, true
 	}
 	err := walk.ScanOrdered(o, func(e walk.Entry) error {
 		emitted++
-		if emitted&63 == 0 && (prog.stopped() || g.tok.Poll()) {
+		if emitted&63 == 0 && (s.prog.stopped() || g.tok.Poll()) {
 			return errStreamStop
 		}
 		if !g.candidate(&e, e.Path) {
 			return nil
 		}
-		if sx != nil && sx.skip(&e) {
-			return nil
-		}
-		f.mu.Lock()
-		defer f.mu.Unlock()
-		for f.ahead() && f.quit < workers && !prog.stopped() && !g.tok.Stopped() {
-			f.cond.Wait()
-		}
-		if f.quit == workers || prog.stopped() || g.tok.Stopped() {
-			return errStreamStop
-		}
-		f.add(e)
+		skipped := -1
 		if sx != nil {
-			// (read by trimToLimit once the workers are done)
-			g.skipBefore = append(g.skipBefore, int32(sx.skipped))
+			if sx.skip(&e) {
+				return nil
+			}
+			skipped = sx.skipped
 		}
-		if len(f.runs) == mountsFrom && mounts.Load() == nil {
-			// As searchAll: a tree of many directories is opened
-			// after the mount table.
-			mounts.Store(readMounts())
-		}
-		return nil
+		return s.feed(&e, true, skipped)
 	})
-	switch {
-	case errors.Is(err, walk.ErrUnordered):
-		unordered = true
-	case errors.Is(err, errStreamStop):
+	unordered := errors.Is(err, walk.ErrUnordered)
+	if errors.Is(err, errStreamStop) {
 		err = nil
 	}
-	f.mu.Lock()
-	f.cut()
-	f.done = true
-	f.cond.Broadcast()
-	f.mu.Unlock()
+	// Unordered: stop the workers before any result is kept; the caller
+	// starts over with the full walk.
+	s.end(unordered)
 	if unordered {
-		// Stop the workers before any result is kept: the caller starts
-		// over with the full walk.
-		abort.Store(true)
-	}
-	wg.Wait()
-	if unordered {
-		g.mu.Lock()
-		g.results, g.unread, g.searched, g.read = nil, nil, 0, 0
-		g.skipBefore = nil
-		g.mu.Unlock()
 		return emitted, walk.ErrUnordered
 	}
-	f.mu.Lock()
-	g.listed = len(f.files)
-	f.mu.Unlock()
 	if err != nil {
 		return emitted, err
 	}

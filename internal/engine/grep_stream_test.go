@@ -220,3 +220,94 @@ func TestGrepStreamPublishedIndex(t *testing.T) {
 		t.Errorf("the file changed after the build is not among the first matches: %+v", r.Matches)
 	}
 }
+
+// TestGrepLimitedLiveIndex: a grep with a limit on a root with a live
+// index takes the watched scan's files in path order, asks the index file
+// by file, and stops with the answer (serveLimited). It answers exactly
+// as a grep without any index for every mode, limit, offset, context and
+// maxCountPerFile, on the root, a subdirectory and with a glob, before and
+// after edits the index has not read yet (searched as they are), and reads
+// only the first files when the answer lies early.
+func TestGrepLimitedLiveIndex(t *testing.T) {
+	isolateGit(t)
+	p := indexPolicy{capMem: 64 << 20}
+	useIndex(t, &p)
+	root, total := grepStreamTree(t, true)
+	warm := GrepOptions{Pattern: "needle", Path: root}
+	Grep(warm, nil)
+	Grep(warm, nil)
+	waitBuilder(t)
+	if liveRoots() != 1 {
+		t.Fatalf("root not indexed: %+v", IndexStats())
+	}
+	stoppedEarly := false
+	check := func(step string) {
+		t.Helper()
+		for _, where := range []string{"", "d03", "glob"} {
+			for _, mode := range []GrepMode{ModeContent, ModeCount, ModeFilesWithMatches} {
+				for _, limit := range []int{1, 2, 5, 13, 10000} {
+					for _, off := range []int{0, 1, 7} {
+						for _, shape := range []string{"plain", "agent"} {
+							o := GrepOptions{Pattern: "needle", Path: root, Mode: mode, MaxCount: Int(limit), Offset: Int(off)}
+							switch where {
+							case "d03":
+								o.Path = filepath.Join(root, "d03")
+							case "glob":
+								o.Glob = "d0*/**/*.txt"
+							}
+							if shape == "agent" {
+								o.ContextBefore, o.ContextAfter, o.MaxColumns, o.MaxCountPerFile = Int(1), Int(3), Int(512), Int(2)
+							}
+							name := fmt.Sprintf("%s: %q mode %d limit %d offset %d %s", step, where, mode, limit, off, shape)
+							gi := indexes
+							before := IndexStats()
+							got, err := Grep(o, nil)
+							if err != nil {
+								t.Fatalf("%s: %v", name, err)
+							}
+							after := IndexStats()
+							if after.Queries != before.Queries+1 {
+								t.Fatalf("%s: not served by the live index: %+v", name, after)
+							}
+							set(nil)
+							want, err := Grep(o, nil)
+							indexes = gi
+							mustDo(t, err)
+							if where == "" && limit <= 2 && off == 0 && got.read < total/3 {
+								stoppedEarly = true
+							}
+							got.read, want.read = 0, 0
+							g, _ := json.Marshal(jsonOf(got))
+							w, _ := json.Marshal(jsonOf(want))
+							if string(g) != string(w) || got.FilesSearched != want.FilesSearched {
+								t.Fatalf("%s:\nindexed  %s (searched %d)\nno index %s (searched %d)",
+									name, g, got.FilesSearched, w, want.FilesSearched)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+	check("built")
+	if !stoppedEarly {
+		t.Error("no indexed grep with a limit stopped short of the tree")
+	}
+	// Edits the index hears of but has not read: a file that had no
+	// needle now holds one, early in path order; a new file; a removal.
+	changed := filepath.Join(root, "d00", "f000.txt")
+	data, err := os.ReadFile(changed)
+	mustDo(t, err)
+	if strings.Contains(string(data), "needle") {
+		t.Fatalf("%s already holds the needle: pick another file", changed)
+	}
+	mustDo(t, os.WriteFile(changed, append(data, "a needle, written after the build\n"...), 0o644))
+	mustDo(t, os.WriteFile(filepath.Join(root, "d00", "e.txt"), []byte("needle new\n"), 0o644))
+	mustDo(t, os.Remove(filepath.Join(root, "d01", "f000.txt")))
+	check("after edits")
+	r, err := Grep(GrepOptions{Pattern: "needle", Path: root, MaxCount: Int(3), Mode: ModeFilesWithMatches}, nil)
+	mustDo(t, err)
+	if len(r.Matches) != 3 || r.Matches[1].Path != "d00/e.txt" || r.Matches[2].Path != "d00/f000.txt" {
+		t.Errorf("the files written after the build are not the first matches: %+v", r.Matches)
+	}
+}
