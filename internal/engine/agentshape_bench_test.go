@@ -105,12 +105,15 @@ func waitIndexed(b *testing.B, gi *grepIndexes) {
 // BenchmarkPiGrep: pi's grep tool shape (bindings/pi-fscache: no cache, the
 // default limit of 100 matches, the line text read by the tool), repeated
 // with the root indexed, for a common identifier (the limit is reached in
-// the first files) and a rare one.
+// the first files), the same with a limit of 1, and a rare one.
 func BenchmarkPiGrep(b *testing.B) {
 	root := agentRoot(b)
-	for _, pat := range []string{"err", "NewReplacer"} {
-		b.Run(pat, func(b *testing.B) {
-			o := GrepOptions{Pattern: pat, Path: root, Hidden: Bool(true), Gitignore: Bool(true), MaxCount: Int(100),
+	for _, c := range []struct {
+		name, pattern string
+		max           int
+	}{{"err", "err", 100}, {"err-max1", "err", 1}, {"NewReplacer", "NewReplacer", 100}} {
+		b.Run(c.name, func(b *testing.B) {
+			o := GrepOptions{Pattern: c.pattern, Path: root, Hidden: Bool(true), Gitignore: Bool(true), MaxCount: Int(c.max),
 				MaxColumns: Int(4)}
 			for range 3 {
 				if _, err := Grep(o, nil); err != nil {

@@ -413,13 +413,16 @@ func (g *grepper) serveLimited(gi *grepIndexes, r *indexedRoot, live *index.Live
 	if gi.policy.onQuery != nil {
 		gi.policy.onQuery(g.tok)
 	}
-	s := g.startFed(r.key.Root, cut)
+	s := g.startFed(r.key.Root, cut, fedRunsAhead, fedInline)
 	fed, skipped := 0, 0
 	var fresh []*walk.Entry
 	var err error
 	for i, e := range snap.Between(lo, hi) {
 		if i&255 == 0 && g.tok.Poll() || s.stopped() {
 			break
+		}
+		if i-lo == fedInlineEntries {
+			s.parallel() // the answer is not in the first entries
 		}
 		if !g.candidate(e, e.Path[cut:]) {
 			continue
@@ -468,6 +471,21 @@ func (g *grepper) serveLimited(gi *grepIndexes, r *indexedRoot, live *index.Live
 	}
 	return true, nil
 }
+
+// fedRunsAhead bounds the runs serveLimited decides ahead of the search
+// workers: deciding is cheap, but a grep that stops early should not have
+// decided much of the tree past its answer.
+const fedRunsAhead = 8
+
+// fedInline is the number of files serveLimited searches on the calling
+// goroutine before its workers start (fedSearch).
+const fedInline = 32
+
+// fedInlineEntries is the number of snap's entries after which
+// serveLimited's workers start whatever was searched inline: the files
+// that hold the answer are spread out (a rare pattern), and searching
+// them in parallel with the deciding pays for waking the workers.
+const fedInlineEntries = 1024
 
 // indexQuery is the call's pattern as a query of trigrams.
 func (g *grepper) indexQuery() index.Query {

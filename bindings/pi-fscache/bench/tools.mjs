@@ -196,6 +196,23 @@ async function settle(tree) {
   }
 }
 
+// What grep's indexes did over the repeated calls of a row: whether a
+// live index served them (queries), fell back, or was being rebuilt.
+function indexDelta(a, b) {
+  const fallbacks = {};
+  for (const [k, v] of Object.entries(b.fallbacks)) if (v !== (a.fallbacks[k] ?? 0)) fallbacks[k] = v - (a.fallbacks[k] ?? 0);
+  return {
+    roots: b.roots,
+    building: b.building,
+    builds: b.builds - a.builds,
+    queries: b.queries - a.queries,
+    diskQueries: (b.persisted?.queries ?? 0) - (a.persisted?.queries ?? 0),
+    candidates: b.candidates - a.candidates,
+    reindexed: b.reindexed - a.reindexed,
+    fallbacks,
+  };
+}
+
 for (const tree of trees) {
   console.error(`bench-pi-tools: ${tree.name}: warming (index built and saved)`);
   const warm = child({ warm: true, root: tree.root, shapes: tree.shapes });
@@ -222,6 +239,7 @@ for (const tree of trees) {
         // repeated: same process, warm-up then alternating
         const rep = { builtin: [], ours: [] };
         const prof = { native: [], post: [] };
+        const indexBefore = native.cacheStats().grepIndex;
         const lines = {};
         for (const impl of ["builtin", "ours"]) {
           for (let i = 0; i < 3; i++) {
@@ -257,6 +275,7 @@ for (const tree of trees) {
           repOursPost: median(prof.post),
           lines,
           samples: { first: first, repeated: rep },
+          index: indexDelta(indexBefore, native.cacheStats().grepIndex),
         });
         const goal = shape.tool === "ls" ? 1 : 0.1;
         row.repGoal = goal;
@@ -265,7 +284,8 @@ for (const tree of trees) {
         results.push(row);
         console.error(
           `  ${condition.padEnd(4)} ${shape.label.padEnd(34)} first ${row.firstBuiltin.toFixed(2)} / ${row.firstOurs.toFixed(2)} ms (${row.firstRatio.toFixed(2)})` +
-            `  repeated ${row.repBuiltin.toFixed(3)} / ${row.repOurs.toFixed(3)} ms (${row.repRatio.toFixed(3)}; fscache ${row.repOursNative.toFixed(3)}, JS ${row.repOursPost.toFixed(3)})`,
+            `  repeated ${row.repBuiltin.toFixed(3)} / ${row.repOurs.toFixed(3)} ms (${row.repRatio.toFixed(3)}; fscache ${row.repOursNative.toFixed(3)}, JS ${row.repOursPost.toFixed(3)})` +
+            (shape.tool === "grep" ? `  index ${JSON.stringify(row.index)}` : ""),
         );
       }
     } finally {
