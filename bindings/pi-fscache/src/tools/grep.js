@@ -200,10 +200,15 @@ export async function runGrep(cwd, { pattern, path: searchDir, glob, ignoreCase,
     return block;
   };
   const limitCount = Math.ceil(effectiveLimit);
+  // A file's matches are adjacent: its path and bytes are looked up once.
+  let lastPath, relativePath, f;
   for (const m of matches.slice(0, limitCount)) {
-    const abs = isDirectory ? path.join(searchPath, m.path) : m.path;
-    const relativePath = formatPath(isDirectory ? m.path : "", abs);
-    const f = fileOf(abs);
+    if (m.path !== lastPath) {
+      lastPath = m.path;
+      const abs = isDirectory ? path.join(searchPath, m.path) : m.path;
+      relativePath = formatPath(isDirectory ? m.path : "", abs);
+      f = fileOf(abs);
+    }
     if (contextValue === 0 && f !== null) {
       const raw = f.rawLine(m.lineNumber);
       const str = raw === null ? null : decodeUtf8(raw);
