@@ -143,7 +143,7 @@ func GlobSelect(o GlobOptions, onMatch func(GlobMatch) error) (sel GlobSelection
 		return g.filter(snap)
 	}
 	sk := globSelKey{norm, o.FileType, limit}
-	snap, pick, hit, err := scanUse(key, o.Cache, false, tok, obs, func(s *scancache.Snapshot, cached bool) (picked, bool, error) {
+	use := func(s *scancache.Snapshot, cached bool) (picked, bool, error) {
 		if !cached {
 			idx, retyped, err := filter(s)
 			return picked{idx, retyped}, len(idx) == 0, err
@@ -154,7 +154,21 @@ func GlobSelect(o GlobOptions, onMatch func(GlobMatch) error) (sel GlobSelection
 		}
 		p, err := g.selectKept(s, sk, deliver)
 		return p, len(p.idx) == 0, err
-	})
+	}
+	var snap *scancache.Snapshot
+	var pick picked
+	var hit bool
+	if !o.Cache && limit > 0 {
+		// No scan at hand: walk in path order and stop at the limit
+		// (glob_stream.go); else select from the scan it got.
+		var done bool
+		if sel, snap, hit, done, err = g.firstLimited(key, onMatch); done {
+			return sel, asError(err)
+		}
+		pick, _, err = use(snap, hit)
+	} else {
+		snap, pick, hit, err = scanUse(key, o.Cache, false, tok, obs, use)
+	}
 	if err != nil {
 		return sel, asError(err)
 	}

@@ -322,7 +322,7 @@ func (g *grepper) searchDir(abs string) error {
 	if !g.o.Cache && limitNeed(g.o) > 0 {
 		// No scan at hand: walk in path order and stop with the answer
 		// (grep_stream.go).
-		snap, _, streamed, err := scanCache().UncachedStream(key, g.tok, func() (int, error) {
+		snap, _, streamed, err := scanCache().UncachedStream(key, false, g.tok, func() (int, error) {
 			n, err := g.searchStream(root, key, nil)
 			if err == nil && n >= releaseFrom && !scanCache().Watching() {
 				if gi := grepIndex(); gi != nil {

@@ -139,23 +139,29 @@ func (c *Cache) countUncached(reason string) {
 // watching off), it calls own instead and returns streamed true with
 // own's error; own reports how many entries it walked. Otherwise it is
 // Uncached(k, false, tok): the watched partition (served), or at the
-// key's second call a walk that is stored and watched.
-func (c *Cache) UncachedStream(k Key, tok *cancel.Token, own func() (int, error)) (s *Snapshot, served, streamed bool, err error) {
+// key's second call a walk that is stored and watched. drop is as for
+// Uncached: own's walk then drops an entry of k served by TTL, as a walk
+// that is not stored does (glob's first call with a limit).
+func (c *Cache) UncachedStream(k Key, drop bool, tok *cancel.Token, own func() (int, error)) (s *Snapshot, served, streamed bool, err error) {
 	c.mu.Lock()
 	reason := c.watchOff
 	if reason == "" {
 		if e, ok := c.entries[k]; ok && e.rw != nil {
 			c.mu.Unlock()
-			s, served, err = c.Uncached(k, false, tok)
+			s, served, err = c.Uncached(k, drop, tok)
 			return s, served, false, err
 		}
 		var promote bool
 		if promote, reason = c.noteUncachedPeek(k, k.Root); promote {
 			c.mu.Unlock()
-			s, served, err = c.Uncached(k, false, tok)
+			s, served, err = c.Uncached(k, drop, tok)
 			return s, served, false, err
 		}
 		c.noteUncached(k, k.Root)
+	}
+	if e, ok := c.entries[k]; ok && drop && e.rw == nil {
+		delete(c.entries, k) // as Rescan(k, false)
+		c.gcRoot(e.rw)
 	}
 	c.mu.Unlock()
 	t0 := time.Now()
