@@ -6,6 +6,8 @@ import (
 	"runtime"
 	"testing"
 	"time"
+
+	"github.com/fscache/fscache/internal/scancache"
 )
 
 // agentRoot is the tree of the agent-shape benchmarks: FSCACHE_BENCH_REPO,
@@ -130,5 +132,34 @@ func BenchmarkPiGrep(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkFirstAgentGrep: the agent's grep tool shape for a pattern that
+// reaches maxCount, as the first call of a process: every iteration starts
+// with a fresh scan cache (the environment's policy) and fresh grep indexes
+// whose directory is empty.
+func BenchmarkFirstAgentGrep(b *testing.B) {
+	root := agentRoot(b)
+	scanCache()
+	grepIndex()
+	oldCache, oldIdx := cache, indexes
+	b.Cleanup(func() { cache, indexes = oldCache, oldIdx })
+	dir := b.TempDir()
+	o := GrepOptions{Pattern: "err != nil", Path: root, Hidden: Bool(true), Gitignore: Bool(true), MaxCount: Int(2000),
+		MaxCountPerFile: Int(21), ContextBefore: Int(1), ContextAfter: Int(3), MaxColumns: Int(512)}
+	for i := 0; i < b.N; i++ {
+		b.StopTimer()
+		if indexes != nil {
+			indexes.dropAll()
+		}
+		cache = scancache.New(scancache.PolicyFromEnv(), nil)
+		p := indexPolicyFromEnv()
+		p.dir = dir
+		indexes = &grepIndexes{policy: p, roots: map[scancache.Key]*indexedRoot{}}
+		b.StartTimer()
+		if _, err := Grep(o, nil); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
