@@ -413,7 +413,7 @@ func (g *grepper) serveLimited(gi *grepIndexes, r *indexedRoot, live *index.Live
 	if gi.policy.onQuery != nil {
 		gi.policy.onQuery(g.tok)
 	}
-	s := g.startFed(r.key.Root, cut, fedRunsAhead, fedInline)
+	s := g.startFed(r.key.Root, cut, fedRunsAhead, fedInline, fedMountsFrom)
 	fed, skipped := 0, 0
 	var fresh []*walk.Entry
 	var err error
@@ -476,6 +476,13 @@ func (g *grepper) serveLimited(gi *grepIndexes, r *indexedRoot, live *index.Live
 // workers: deciding is cheap, but a grep that stops early should not have
 // decided much of the tree past its answer.
 const fedRunsAhead = 8
+
+// fedMountsFrom is the run from which serveLimited reads the mount table
+// (mountsFrom for a fed search): reading it costs about as much as opening
+// a few dozen directories, and a repeated grep whose answer lies in its
+// first files never gets there, while a rare pattern's candidates are
+// mostly alone in their directories.
+const fedMountsFrom = 8
 
 // fedInline is the number of files serveLimited searches on the calling
 // goroutine before its workers start (fedSearch).

@@ -162,9 +162,12 @@ type fedSearch struct {
 	inline  int  // files left to search inline before the workers start
 	mounts  atomic.Pointer[mountTable]
 	mountsN sync.Once
-	rootDir int
-	abort   atomic.Bool // keep nothing: the caller starts over
-	wg      sync.WaitGroup
+	// mountsAt is the run from which the mount table is read (searchRun:
+	// a directory of few files is then not opened).
+	mountsAt int
+	rootDir  int
+	abort    atomic.Bool // keep nothing: the caller starts over
+	wg       sync.WaitGroup
 	// The inline search's buffers.
 	buf *[]byte
 	big bigRead
@@ -173,10 +176,11 @@ type fedSearch struct {
 // startFed starts a fed search of files under root, reported without their
 // first cut bytes (see candidates): its workers, or with inline > 0 none
 // yet (see fedSearch). runsAhead, when not 0, bounds the runs fed ahead of
-// the workers (streamFeed).
-func (g *grepper) startFed(root string, cut, runsAhead, inline int) *fedSearch {
+// the workers (streamFeed); the mount table is read once the search
+// reaches run mountsAt.
+func (g *grepper) startFed(root string, cut, runsAhead, inline, mountsAt int) *fedSearch {
 	s := &fedSearch{g: g, f: &streamFeed{runsAhead: runsAhead}, prog: newProgress(limitNeed(g.o), 64),
-		root: root, cut: cut, workers: max(1, numWorkers()), inline: inline, rootDir: cwdDir}
+		root: root, cut: cut, workers: max(1, numWorkers()), inline: inline, rootDir: cwdDir, mountsAt: mountsAt}
 	s.f.cond.L = &s.f.mu
 	if fd, ok := openDir(root); ok {
 		s.rootDir = fd
@@ -218,7 +222,7 @@ func (s *fedSearch) start() {
 
 // search searches run, number i of files, with the buffers buf and big.
 func (s *fedSearch) search(run dirRun, i int, files []*walk.Entry, buf *[]byte, big *bigRead) {
-	if i >= mountsFrom {
+	if i >= s.mountsAt {
 		// As searchAll: a tree of many directories is opened after the
 		// mount table, read once the search reaches that many.
 		s.mountsN.Do(func() { s.mounts.Store(readMounts()) })
@@ -333,7 +337,7 @@ func (s *fedSearch) end(abort bool) {
 // walk that cannot give the order (walk.ErrUnordered) is returned as
 // such, before any result: the caller searches the full walk instead.
 func (g *grepper) searchStream(root string, key scancache.Key, sx *streamIndex) (int, error) {
-	s := g.startFed(root, 0, 0, 0)
+	s := g.startFed(root, 0, 0, 0, mountsFrom)
 	emitted := 0
 	o := key.Options(g.tok)
 	if sx != nil {
