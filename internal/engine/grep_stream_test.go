@@ -150,13 +150,7 @@ func TestGrepStreamPublishedIndex(t *testing.T) {
 	}
 	// A file the index saw without the needle now holds one, early in
 	// path order: the walk does not confirm it, so it is searched.
-	changed := filepath.Join(root, "d00", "f000.txt")
-	data, err := os.ReadFile(changed)
-	mustDo(t, err)
-	if strings.Contains(string(data), "needle") {
-		t.Fatalf("%s already holds the needle: pick another file", changed)
-	}
-	mustDo(t, os.WriteFile(changed, append(data, "a needle, written after the build\n"...), 0o644))
+	addNeedle(t, filepath.Join(root, "d00", "f000.txt"))
 	gi = restart(t, gi, false)
 	stoppedEarly := false
 	for _, mode := range []GrepMode{ModeContent, ModeCount, ModeFilesWithMatches} {
@@ -193,13 +187,7 @@ func TestGrepStreamPublishedIndex(t *testing.T) {
 					if limit <= 2 && off == 0 && got.read+int(after.Skipped-before.Skipped) < total/3 {
 						stoppedEarly = true
 					}
-					got.read, want.read = 0, 0
-					g, _ := json.Marshal(jsonOf(got))
-					w, _ := json.Marshal(jsonOf(want))
-					if string(g) != string(w) || got.FilesSearched != want.FilesSearched {
-						t.Fatalf("%s:\nindexed, streamed %s (searched %d)\nwithout an index  %s (searched %d)",
-							name, g, got.FilesSearched, w, want.FilesSearched)
-					}
+					sameAnswer(t, name, got, want)
 				}
 			}
 		}
@@ -276,13 +264,7 @@ func TestGrepLimitedLiveIndex(t *testing.T) {
 							if where == "" && limit <= 2 && off == 0 && got.read < total/3 {
 								stoppedEarly = true
 							}
-							got.read, want.read = 0, 0
-							g, _ := json.Marshal(jsonOf(got))
-							w, _ := json.Marshal(jsonOf(want))
-							if string(g) != string(w) || got.FilesSearched != want.FilesSearched {
-								t.Fatalf("%s:\nindexed  %s (searched %d)\nno index %s (searched %d)",
-									name, g, got.FilesSearched, w, want.FilesSearched)
-							}
+							sameAnswer(t, name, got, want)
 						}
 					}
 				}
@@ -295,13 +277,7 @@ func TestGrepLimitedLiveIndex(t *testing.T) {
 	}
 	// Edits the index hears of but has not read: a file that had no
 	// needle now holds one, early in path order; a new file; a removal.
-	changed := filepath.Join(root, "d00", "f000.txt")
-	data, err := os.ReadFile(changed)
-	mustDo(t, err)
-	if strings.Contains(string(data), "needle") {
-		t.Fatalf("%s already holds the needle: pick another file", changed)
-	}
-	mustDo(t, os.WriteFile(changed, append(data, "a needle, written after the build\n"...), 0o644))
+	addNeedle(t, filepath.Join(root, "d00", "f000.txt"))
 	mustDo(t, os.WriteFile(filepath.Join(root, "d00", "e.txt"), []byte("needle new\n"), 0o644))
 	mustDo(t, os.Remove(filepath.Join(root, "d01", "f000.txt")))
 	check("after edits")
@@ -310,4 +286,28 @@ func TestGrepLimitedLiveIndex(t *testing.T) {
 	if len(r.Matches) != 3 || r.Matches[1].Path != "d00/e.txt" || r.Matches[2].Path != "d00/f000.txt" {
 		t.Errorf("the files written after the build are not the first matches: %+v", r.Matches)
 	}
+}
+
+// sameAnswer fails the test when got, a grep served by an index, answers
+// otherwise than want, the same grep without one (the files read aside).
+func sameAnswer(t *testing.T, name string, got, want GrepResult) {
+	t.Helper()
+	got.read, want.read = 0, 0
+	g, _ := json.Marshal(jsonOf(got))
+	w, _ := json.Marshal(jsonOf(want))
+	if string(g) != string(w) || got.FilesSearched != want.FilesSearched {
+		t.Fatalf("%s:\nindexed  %s (searched %d)\nno index %s (searched %d)", name, g, got.FilesSearched, w, want.FilesSearched)
+	}
+}
+
+// addNeedle appends a line with the needle to the file p of
+// grepStreamTree, which must hold none yet.
+func addNeedle(t *testing.T, p string) {
+	t.Helper()
+	data, err := os.ReadFile(p)
+	mustDo(t, err)
+	if strings.Contains(string(data), "needle") {
+		t.Fatalf("%s already holds the needle: pick another file", p)
+	}
+	mustDo(t, os.WriteFile(p, append(data, "a needle, written after the build\n"...), 0o644))
 }
