@@ -80,6 +80,22 @@ func TestCacheOffNeitherReadsNorFills(t *testing.T) {
 	wantGlob(t, cached, "a.txt b.txt c.txt", "cache off filled the cache")
 }
 
+// TestCacheOffWithLimitDrops: an uncached glob with a limit, which walks in
+// path order and stops at it (firstLimited), drops a stale entry of its key
+// as the full walk does, and stores nothing.
+func TestCacheOffWithLimitDrops(t *testing.T) {
+	useCache(t, ttlOnly)
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	write(t, filepath.Join(root, "a.txt"))
+	cached := GlobOptions{Pattern: "*.txt", Path: root, Cache: true}
+	globPaths(t, cached)
+	write(t, filepath.Join(root, "b.txt"))
+	wantGlob(t, cached, "a.txt", "a hit within the TTL serves the cached scan")
+	wantGlob(t, GlobOptions{Pattern: "*.txt", Path: root, MaxResults: Int(1)}, "a.txt", "cache off, limit 1")
+	write(t, filepath.Join(root, "c.txt"))
+	wantGlob(t, cached, "a.txt b.txt c.txt", "the limited uncached glob left the stale entry")
+}
+
 // fakeClock is a manual clock for the scan cache (scancache.SetClock):
 // entries age by advance, not by the wall clock, whatever the machine's
 // load.
