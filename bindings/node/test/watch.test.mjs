@@ -70,6 +70,10 @@ it("a watched cached call sees changes without invalidation", async () => {
   try {
     assert.equal(paths(await glob({ pattern: "**/*.ts", path: root, cache: true })), "src/ui/button.ts");
     assert.equal((await fuzzyFind({ query: "btn", path: root, cache: true })).matches.length, 1);
+    // A first cached call walks without watches and fills the watched
+    // partition in the background (FS_SCAN_CACHE_WATCH_LATER): the edits
+    // below are made once both partitions are watched.
+    for (let i = 0; i < 1000 && cacheStats().watchedEntries < 2; i++) await new Promise((r) => setTimeout(r, 10));
     fs.writeFileSync(path.join(root, "src", "ui", "input.ts"), "x");
     fs.renameSync(path.join(root, "src", "ui"), path.join(root, "src", "widgets"));
     fs.mkdirSync(path.join(root, "lib", "deep"), { recursive: true });
