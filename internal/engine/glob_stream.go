@@ -14,7 +14,8 @@ import (
 // first matches in path order, walks in path order (walk.ScanOrdered) and
 // stops at the limit-th match: pi's find tool (a limit of 1000) on a tree
 // whose matches start early lists a few directories past them, not the
-// whole tree. The answer is the full walk's (TestGlobStreamMatchesFullWalk).
+// whole tree. The answer is the full walk's
+// (TestGlobFirstLimitedMatchesFullWalk).
 
 // firstLimited answers the glob of g (a limit, no mtime sort) of the scan
 // key key by an ordered walk that stops at the limit (done true). It does

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"errors"
+	"math"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -232,18 +233,22 @@ func (s *fedSearch) search(run dirRun, i int, files []*walk.Entry, buf *[]byte, 
 
 // searchInline searches the runs cut and not taken on the feeding
 // goroutine, as long as inline files are left, and starts the workers
-// once none are. f.mu held; released while searching.
+// once none are. f.mu not held (nor held while searching).
 func (s *fedSearch) searchInline() {
 	f := s.f
-	for !s.started && f.taken < len(f.runs) && !s.stopped() && s.g.check() == nil {
+	for {
+		f.mu.Lock()
+		if s.started || f.taken >= len(f.runs) || s.stopped() || s.g.check() != nil {
+			f.mu.Unlock()
+			return
+		}
 		i := f.taken
 		run, files := f.runs[i], f.files
 		f.taken++
 		f.mu.Unlock()
 		s.search(run, i, files, s.buf, &s.big)
-		f.mu.Lock()
 		if s.inline -= run.hi - run.lo; s.inline <= 0 {
-			s.start()
+			s.parallel()
 		}
 	}
 }
@@ -270,11 +275,11 @@ func (s *fedSearch) stopped() bool { return s.prog.stopped() || s.g.tok.Stopped(
 func (s *fedSearch) feed(e *walk.Entry, own bool, skipped int) error {
 	f := s.f
 	f.mu.Lock()
-	defer f.mu.Unlock()
 	for s.started && f.ahead() && f.quit < s.workers && !s.stopped() {
 		f.cond.Wait()
 	}
 	if s.started && f.quit == s.workers || s.stopped() {
+		f.mu.Unlock()
 		return errStreamStop
 	}
 	if own {
@@ -286,7 +291,9 @@ func (s *fedSearch) feed(e *walk.Entry, own bool, skipped int) error {
 		// (read by trimToLimit once the workers are done)
 		s.g.skipBefore = append(s.g.skipBefore, int32(skipped))
 	}
-	if !s.started {
+	inline := !s.started
+	f.mu.Unlock()
+	if inline {
 		s.searchInline()
 	}
 	return nil
@@ -299,10 +306,13 @@ func (s *fedSearch) end(abort bool) {
 	f := s.f
 	f.mu.Lock()
 	f.cut()
-	if !abort && !s.started {
-		s.inline = len(f.files) // the last runs: inline too
+	started := s.started
+	f.mu.Unlock()
+	if !abort && !started {
+		s.inline = math.MaxInt // the last runs: inline too
 		s.searchInline()
 	}
+	f.mu.Lock()
 	f.done = true
 	f.cond.Broadcast()
 	f.mu.Unlock()

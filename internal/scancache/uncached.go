@@ -138,7 +138,7 @@ func (c *Cache) countUncached(reason string) {
 // storing the scan (the key's first uncached call in the window, or
 // watching off), it calls own instead and returns streamed true with
 // own's error; own reports how many entries it walked. Otherwise it is
-// Uncached(k, false, tok): the watched partition (served), or at the
+// Uncached(k, drop, tok): the watched partition (served), or at the
 // key's second call a walk that is stored and watched. drop is as for
 // Uncached: own's walk then drops an entry of k served by TTL, as a walk
 // that is not stored does (glob's first call with a limit).
