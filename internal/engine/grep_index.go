@@ -414,6 +414,12 @@ func (g *grepper) serveLimited(gi *grepIndexes, r *indexedRoot, live *index.Live
 		gi.policy.onQuery(g.tok)
 	}
 	s := g.startFed(r.key.Root, cut, fedRunsAhead, fedInline, fedMountsFrom)
+	ended := false
+	defer func() {
+		if !ended {
+			s.end(true) // a panic (recovered by the caller): stop the workers
+		}
+	}()
 	fed, skipped := 0, 0
 	var fresh []*walk.Entry
 	var err error
@@ -444,6 +450,7 @@ func (g *grepper) serveLimited(gi *grepIndexes, r *indexedRoot, live *index.Live
 		fed++
 	}
 	s.end(false)
+	ended = true
 	g.mu.Lock()
 	g.searched += skipped // skipped files were read and hold no match
 	g.mu.Unlock()
