@@ -298,9 +298,7 @@ func (g *grepper) viaDisk(gi *grepIndexes, r *indexedRoot, root string, key scan
 	gi.noteDiskQuery(r, len(sel), skipped, untrusted, len(files))
 	g.skipBefore = before
 	err = g.searchAll(root, sel, 0)
-	g.mu.Lock()
-	g.searched += skipped
-	g.mu.Unlock()
+	g.countSkipped(skipped)
 	return true, err
 }
 
@@ -394,12 +392,7 @@ func (gi *grepIndexes) noteDiskQuery(r *indexedRoot, searched, skipped, untruste
 	gi.disk.st.queries++
 	gi.disk.st.untrusted += int64(untrusted)
 	gi.disk.mu.Unlock()
-	gi.mu.Lock()
-	gi.st.queries++
-	gi.st.candidates += int64(searched)
-	gi.st.skipped += int64(skipped)
-	r.lastUse = time.Now()
-	gi.mu.Unlock()
+	gi.noteQuery(r, searched, skipped)
 	if untrusted > staleMax(files) {
 		gi.enqueue(r)
 	}

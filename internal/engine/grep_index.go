@@ -375,17 +375,29 @@ func (g *grepper) serveFrom(gi *grepIndexes, r *indexedRoot, live *index.Live, r
 	if !ok || err != nil {
 		return ok, err
 	}
+	gi.noteQuery(r, len(search), skipped)
+	err = g.searchAll(r.key.Root, search, cut)
+	g.countSkipped(skipped)
+	return true, err
+}
+
+// noteQuery records a grep of r served by its live index: candidates
+// files searched, skipped ruled out.
+func (gi *grepIndexes) noteQuery(r *indexedRoot, candidates, skipped int) {
 	gi.mu.Lock()
 	gi.st.queries++
-	gi.st.candidates += int64(len(search))
+	gi.st.candidates += int64(candidates)
 	gi.st.skipped += int64(skipped)
 	r.lastUse = time.Now()
 	gi.mu.Unlock()
-	err = g.searchAll(r.key.Root, search, cut)
+}
+
+// countSkipped counts as searched the n files an index ruled out: they
+// were read (by the build) and hold no match.
+func (g *grepper) countSkipped(n int) {
 	g.mu.Lock()
-	g.searched += skipped // skipped files were read and hold no match
+	g.searched += n
 	g.mu.Unlock()
-	return true, err
 }
 
 // serveLimited is serveFrom for a grep with a limit: snap's entries lo to
@@ -420,7 +432,7 @@ func (g *grepper) serveLimited(gi *grepIndexes, r *indexedRoot, live *index.Live
 			s.end(true) // a panic (recovered by the caller): stop the workers
 		}
 	}()
-	fed, skipped := 0, 0
+	skipped := 0
 	var fresh []*walk.Entry
 	var err error
 	for i, e := range snap.Between(lo, hi) {
@@ -447,34 +459,43 @@ func (g *grepper) serveLimited(gi *grepIndexes, r *indexedRoot, live *index.Live
 		if err = s.feed(e, false, before); err != nil {
 			break
 		}
-		fed++
 	}
 	s.end(false)
 	ended = true
-	g.mu.Lock()
-	g.searched += skipped // skipped files were read and hold no match
-	g.mu.Unlock()
-	gi.mu.Lock()
+	g.countSkipped(skipped)
 	if plan != nil {
-		gi.st.queries++
-		gi.st.candidates += int64(fed)
-		gi.st.skipped += int64(skipped)
+		gi.noteQuery(r, g.listed, skipped) // listed: the files fed
+	} else {
+		gi.mu.Lock()
+		r.lastUse = time.Now()
+		gi.mu.Unlock()
 	}
-	r.lastUse = time.Now()
-	gi.mu.Unlock()
 	if err := g.check(); err != nil {
 		return true, err
 	}
-	switch {
-	case len(fresh) > reindexMax:
-		gi.enqueue(r) // rebuilt in the background
-	case len(fresh) > 0:
-		if err := gi.reindex(live, r.key.Root, fresh, g.tok); err != nil {
+	if len(fresh) > 0 {
+		if _, err := gi.readFresh(r, live, fresh, g.tok); err != nil {
 			return true, err
 		}
-		if ls := live.Stats(); ls.Overlay > max(reindexMax, ls.Files/16) {
-			gi.enqueue(r) // the overlay is large: fold it into a new base
-		}
+	}
+	return true, nil
+}
+
+// readFresh brings the entries of fresh, files live has no current entry
+// for, up to date: read again into live when they are few (reread true),
+// else left to a rebuild of r's index in the background, where they are
+// searched as they are meanwhile. A large overlay is folded into a new
+// base by a rebuild too.
+func (gi *grepIndexes) readFresh(r *indexedRoot, live *index.Live, fresh []*walk.Entry, tok *cancel.Token) (reread bool, err error) {
+	if len(fresh) > reindexMax {
+		gi.enqueue(r)
+		return false, nil
+	}
+	if err := gi.reindex(live, r.key.Root, fresh, tok); err != nil {
+		return false, err
+	}
+	if ls := live.Stats(); ls.Overlay > max(reindexMax, ls.Files/16) {
+		gi.enqueue(r)
 	}
 	return true, nil
 }
@@ -534,15 +555,11 @@ func (g *grepper) narrow(gi *grepIndexes, r *indexedRoot, live *index.Live, q in
 		}
 	}
 	if len(fresh) > 0 {
-		if len(fresh) > reindexMax {
-			gi.enqueue(r) // rebuilt in the background; searched as they are meanwhile
-		} else {
-			if err := gi.reindex(live, r.key.Root, fresh, g.tok); err != nil {
-				return nil, 0, true, err
-			}
-			if ls := live.Stats(); ls.Overlay > max(reindexMax, ls.Files/16) {
-				gi.enqueue(r) // the overlay is large: fold it into a new base
-			}
+		reread, err := gi.readFresh(r, live, fresh, g.tok)
+		if err != nil {
+			return nil, 0, true, err
+		}
+		if reread {
 			if plan = live.Plan(q, fwm); plan == nil {
 				gi.drop(r, live, "")
 				return nil, 0, false, nil

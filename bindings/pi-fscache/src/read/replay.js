@@ -222,30 +222,28 @@ export function replay(branch) {
  * record, or an invalidation. Anything else is skipped.
  */
 export function replayEntry(k, e) {
-  {
-    if (!e || typeof e !== "object") return;
-    if (e.type === "message") {
-      const msg = e.message;
-      if (!msg || msg.role !== "toolResult" || msg.toolName !== "read" || msg.isError) return;
-      const meta = parseMeta(msg.details);
-      if (!meta) return;
-      k.set(meta.pathKey, meta.scopeKey, meta.servedHash);
-      k.modes[meta.mode]++;
-      k.reads++;
-      const served = Number.isFinite(meta.bytes) && meta.bytes >= 0 ? meta.bytes : textBytes(msg.content);
-      k.servedBytes += served;
-      const key = `${meta.pathKey}\u0000${meta.scopeKey}`;
-      if (meta.mode === "full" || meta.mode === "full_fallback") {
-        k.fullBytes.set(key, served);
-      } else {
-        const before = k.fullBytes.get(key) ?? k.fullBytes.get(`${meta.pathKey}\u0000full`);
-        if (before !== undefined) k.savedBytes += Math.max(0, before - served);
-      }
-    } else if (e.type === "custom") {
-      const inv = parseInvalidation(e);
-      if (!inv) return;
-      k.invalidate(inv.pathKey, inv.scopeKey);
-      k.invalidations++;
+  if (!e || typeof e !== "object") return;
+  if (e.type === "message") {
+    const msg = e.message;
+    if (!msg || msg.role !== "toolResult" || msg.toolName !== "read" || msg.isError) return;
+    const meta = parseMeta(msg.details);
+    if (!meta) return;
+    k.set(meta.pathKey, meta.scopeKey, meta.servedHash);
+    k.modes[meta.mode]++;
+    k.reads++;
+    const served = Number.isFinite(meta.bytes) && meta.bytes >= 0 ? meta.bytes : textBytes(msg.content);
+    k.servedBytes += served;
+    const key = `${meta.pathKey}\u0000${meta.scopeKey}`;
+    if (meta.mode === "full" || meta.mode === "full_fallback") {
+      k.fullBytes.set(key, served);
+    } else {
+      const before = k.fullBytes.get(key) ?? k.fullBytes.get(`${meta.pathKey}\u0000full`);
+      if (before !== undefined) k.savedBytes += Math.max(0, before - served);
     }
+  } else if (e.type === "custom") {
+    const inv = parseInvalidation(e);
+    if (!inv) return;
+    k.invalidate(inv.pathKey, inv.scopeKey);
+    k.invalidations++;
   }
 }
