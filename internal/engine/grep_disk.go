@@ -239,12 +239,17 @@ func (g *grepper) viaDisk(gi *grepIndexes, r *indexedRoot, root string, key scan
 		return false, nil
 	}
 	plan := ix.Plan(q, g.o.Mode == ModeFilesWithMatches)
-	if limitNeed(g.o) > 0 && mayMatch(plan, ix.Len()) > ix.Len()/manyCandidates {
+	if limitNeed(g.o) > 0 && plan.Candidates() > ix.Len()/manyCandidates {
 		// The answer is complete after the first few matching files in
 		// path order, which a search without the index reaches after a
-		// plain walk: cheaper than the walk with full detail here.
+		// plain walk: cheaper than the walk with full detail here. (Open
+		// left the file table's entries unread: this costs no Check.)
 		gi.countFallback(idxManyCandidates)
 		return false, nil
+	}
+	if err := ix.Check(); err != nil {
+		gi.discard(key, fmt.Errorf("index of %s: %w", root, err))
+		return false, nil // searched without it
 	}
 	if limitNeed(g.o) > 0 {
 		// The answer may be complete after the first files in path order:
@@ -374,17 +379,6 @@ func (gi *grepIndexes) releaseIdle() {
 // plan leaves more than 1/manyCandidates of the files to search.
 const manyCandidates = 8
 
-// mayMatch counts the files of a published index's plan that may match.
-func mayMatch(plan *index.Plan, n int) int {
-	c := 0
-	for id := range n {
-		if plan.DecideID(id) != index.Skip {
-			c++
-		}
-	}
-	return c
-}
-
 // noteDiskQuery records a query served from a published index, and queues
 // a rebuild when too many of its entries are no longer confirmed.
 func (gi *grepIndexes) noteDiskQuery(r *indexedRoot, searched, skipped, untrusted, files int) {
@@ -431,6 +425,10 @@ var beforePublish func()
 func (gi *grepIndexes) adopt(key scancache.Key, entries []walk.Entry) (*index.Index, []string, bool) {
 	ix := gi.persisted(key)
 	if ix == nil {
+		return nil, nil, false
+	}
+	if err := ix.Check(); err != nil {
+		gi.discard(key, fmt.Errorf("index of %s: %w", key.Root, err))
 		return nil, nil, false
 	}
 	rels, all := gi.disk.distrusted(key.Root, ix.Header().BuiltNs)

@@ -265,6 +265,9 @@ func TestDiskSpillSameBytes(t *testing.T) {
 func TestDiskMeta(t *testing.T) {
 	files := genFiles(rand.New(rand.NewSource(5)), 400)
 	ix := openDisk(t, writeDisk(t, t.TempDir(), files, true))
+	if err := ix.Check(); err != nil {
+		t.Fatal(err)
+	}
 	mem := buildMem(files)
 	if h := ix.Header(); h != testHeader {
 		t.Fatalf("header %+v, want %+v", h, testHeader)
@@ -569,4 +572,98 @@ func BenchmarkOpenPlan(b *testing.B) {
 			ix.Close()
 		}
 	})
+}
+
+// TestDiskTableDeferred checks that Open leaves the file table's entries
+// and checksum until an entry is needed, that a Plan counts its candidates
+// before then, and that a table found corrupt then lists no file.
+func TestDiskTableDeferred(t *testing.T) {
+	files := genFiles(rand.New(rand.NewSource(8)), 300)
+	dir := t.TempDir()
+	path := writeDisk(t, dir, files, true)
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ix := openDisk(t, path)
+	q := need(t, "alpha", false)
+	p := ix.Plan(q, false)
+	c := p.Candidates()
+	if ix.paths != nil || ix.inos != nil {
+		t.Fatal("Open or Candidates read the files' entries")
+	}
+	if c == 0 || c == len(files) {
+		t.Fatalf("alpha: %d candidates of %d files: the fixture does not narrow", c, len(files))
+	}
+	if id := p.Lookup(files[10].path); id != 10 || ix.Check() != nil || ix.Corrupt() {
+		t.Fatalf("Lookup %d, Check %v, Corrupt %t", id, ix.Check(), ix.Corrupt())
+	}
+
+	// One byte of a path flipped: the table's checksum no longer holds.
+	tr, err := readFooter(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := tr.check(uint64(len(data)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := slices.Clone(data)
+	bad[l.pathBlob+5] ^= 0x20
+	bp := filepath.Join(dir, "bad")
+	if err := os.WriteFile(bp, bad, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bx := openDisk(t, bp) // opens: the table is not checked yet
+	pb := bx.Plan(q, false)
+	if n := pb.Candidates(); n != c {
+		t.Fatalf("corrupt path: %d candidates, want %d (flags and documents are sound)", n, c)
+	}
+	if bx.Corrupt() {
+		t.Fatal("corrupt before any entry was needed")
+	}
+	for _, f := range files {
+		if id := pb.Lookup(f.path); id != -1 || pb.Decide(f.path) != Fresh {
+			t.Fatalf("%q: Lookup %d, Decide %v in a corrupt table: want -1, Fresh", f.path, id, pb.Decide(f.path))
+		}
+	}
+	if err := bx.Check(); !errors.Is(err, ErrCorrupt) || !bx.Corrupt() {
+		t.Fatalf("Check %v, Corrupt %t: want ErrCorrupt", err, bx.Corrupt())
+	}
+	if err := bx.VerifyBlobs(); !errors.Is(err, ErrCorrupt) {
+		t.Fatalf("VerifyBlobs %v: want ErrCorrupt", err)
+	}
+	var b Builder
+	b.Base(bx)
+	if b.Keep(files[0].path, 0, files[0].meta) {
+		t.Fatal("Keep kept an entry of a corrupt table")
+	}
+}
+
+// TestPlanCandidates checks Candidates against DecideID, for the queries
+// of randomQueries, in both modes, on a plan with stale entries too.
+func TestPlanCandidates(t *testing.T) {
+	rng := rand.New(rand.NewSource(9))
+	files := genFiles(rng, 400)
+	ix := openDisk(t, writeDisk(t, t.TempDir(), files, true))
+	l := NewLive("/r")
+	j := l.Begin()
+	j.Install(ix)
+	l.touch(files[7].path, false)
+	l.touch("d03", true)
+	for _, q := range randomQueries(t, rng, files, 40) {
+		for _, fwm := range []bool{false, true} {
+			for _, p := range []*Plan{ix.Plan(q, fwm), l.Plan(q, fwm)} {
+				want := 0
+				for id := range ix.Len() {
+					if p.DecideID(id) != Skip {
+						want++
+					}
+				}
+				if got := p.Candidates(); got != want {
+					t.Fatalf("%v (fwm %t): Candidates %d, DecideID leaves %d", q, fwm, got, want)
+				}
+			}
+		}
+	}
 }

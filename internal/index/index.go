@@ -125,7 +125,9 @@ func (ix *Index) matchOf(q Query) bitset {
 // reclaims them (its paths, read in place, too: only their headers are).
 func (ix *Index) Size() int64 {
 	if ix.disk != nil {
-		return int64(cap(ix.paths))*16 + int64(len(ix.blooms))*48
+		// The paths' headers (made by complete): the count, not cap, is
+		// read, which does not race with complete.
+		return int64(ix.Files)*16 + int64(len(ix.blooms))*48
 	}
 	n := int64(cap(ix.flags)) + int64(cap(ix.sums))*8 + int64(cap(ix.inos))*8 +
 		int64(cap(ix.sizes))*8 + int64(cap(ix.mtimes))*8
@@ -216,6 +218,7 @@ func (ix *Index) docRange(id int) (first, n uint32) {
 
 // find returns the id of path, -1 when ix does not list it.
 func (ix *Index) find(path string) int {
+	ix.complete()
 	i, ok := slices.BinarySearch(ix.paths, path)
 	if !ok {
 		return -1
@@ -361,6 +364,7 @@ func (b *Builder) Base(old *Index) {
 	if len(b.paths) > 0 || b.done {
 		panic("index: Builder.Base after Add, Keep or the end of the build")
 	}
+	old.complete() // Keep reads its entries
 	b.base, b.remap = old, make([]uint32, old.docs)
 }
 
@@ -372,7 +376,7 @@ func (b *Builder) Base(old *Index) {
 // adds it instead).
 func (b *Builder) Keep(path string, id int, m Meta) bool {
 	old := b.base
-	if old == nil || id < 0 || id >= old.Files || old.paths[id] != path || old.flags[id] == 0 || b.done {
+	if old == nil || id < 0 || id >= len(old.paths) || old.paths[id] != path || old.flags[id] == 0 || b.done {
 		return false
 	}
 	f := old.flags[id]

@@ -342,6 +342,7 @@ func (j *Job) Abort() {
 // of the Live, with the entries of the files an event named since Begin
 // marked stale, and ends the job.
 func (j *Job) Install(ix *Index) {
+	ix.complete() // before the lock: the Live reads its entries
 	l := j.l
 	l.mu.Lock()
 	defer l.mu.Unlock()
@@ -499,11 +500,37 @@ func (p *Plan) DecideID(id int) Decision {
 	return p.decideID(uint32(id))
 }
 
+// Candidates counts the files of the plan's index that DecideID does not
+// skip (Search or Fresh), as deciding each would, without the calls. It
+// reads no file's entry: on an index from Open, it costs no Check.
+func (p *Plan) Candidates() int {
+	c := 0
+	for id, f := range p.base.flags {
+		switch {
+		case id>>6 < len(p.stale) && p.stale.has(uint32(id)):
+			c++ // Fresh
+		case f == flagText:
+			if p.match == nil || p.match.has(uint32(id)) {
+				c++
+			}
+		case f == flagBinary:
+			if p.fwm && p.q.mayBloom(p.base.blooms[uint32(id)]) {
+				c++
+			}
+		default:
+			c++ // not read: searched
+		}
+	}
+	runtime.KeepAlive(p) // the base's mapping (disk.go) stays while used
+	return c
+}
+
 // Lookup returns the id of the file rel in the plan's index, -1 when the
 // index does not list it (a Live's overlay is not consulted). Calls in
 // increasing order of rel are the fastest: a gallop from the previous
 // answer.
 func (p *Plan) Lookup(rel string) int {
+	p.base.complete()
 	ps := p.base.paths
 	// In order, the file is most often the index's current or next one
 	// (the same strings, which compare equal at once).
