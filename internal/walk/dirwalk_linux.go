@@ -247,8 +247,8 @@ func (s *scanner) noteIgnoreFiles(n *dirNode, ents []listed, paths string) {
 // decide passes the entries of n's listing (l.ents, whose paths are in
 // paths) to entryIn, which records them in n, and returns the kept
 // subdirectories to be listed (in l.subs). The full detail of the entries
-// is read here, relative to fd (the open directory), unless Observe made
-// entryIn read it already. It stops at a cancellation or an error, which
+// is read relative to fd (the open directory): here, or by entryIn for
+// Observe. It stops at a cancellation or an error, which
 // it returns, and at a failure of Observe (returned after the walk): no
 // subdirectory is then returned.
 func (l *lister) decide(n *dirNode, fd int, paths string) ([]*dirNode, error) {
@@ -267,7 +267,7 @@ func (l *lister) decide(n *dirNode, fd int, paths string) ([]*dirNode, error) {
 		}
 		path, name := paths[e.at:e.end], paths[e.nameAt:e.end]
 		files := len(n.files)
-		sub, err := s.entryIn(n, path, name, e.typ, false) // no hidden attribute here
+		sub, err := s.entryIn(n, path, name, e.typ, false, &ds) // no hidden attribute here
 		if err == fastwalk.SkipDir {
 			continue
 		}

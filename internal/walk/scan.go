@@ -255,7 +255,7 @@ func (s *scanner) visit(path string, de fs.DirEntry, err error) error {
 		return nil
 	}
 	typ := de.Type()
-	sub, err := s.entryIn(p, path, de.Name(), typ, s.hiddenBySystem(de))
+	sub, err := s.entryIn(p, path, de.Name(), typ, s.hiddenBySystem(de), nil)
 	switch {
 	case err != nil || sub == nil:
 	case sub.unread:
@@ -273,7 +273,10 @@ func (s *scanner) visit(path string, de fs.DirEntry, err error) error {
 // directory or followed link to one, which it returns for the walk to
 // list. A directory (or link) not to be listed gives fastwalk.SkipDir; any
 // other error stops the walk.
-func (s *scanner) entryIn(p *dirNode, path, name string, typ fs.FileMode, osHid bool) (*dirNode, error) {
+//
+// ds, when not nil, is the open directory p: the full detail Observe needs
+// is read relative to it (nil: by path, as fastwalk's callbacks do).
+func (s *scanner) entryIn(p *dirNode, path, name string, typ fs.FileMode, osHid bool, ds *dirStat) (*dirNode, error) {
 	if mark := ignore.MarkOf(name); typ.IsDir() {
 		if mark != 0 {
 			p.dirMarks.Or(uint32(mark))
@@ -286,7 +289,7 @@ func (s *scanner) entryIn(p *dirNode, path, name string, typ fs.FileMode, osHid 
 	case f != admitted:
 		return nil, skipUnless(f == pruned)
 	case l.dir:
-		return s.dir(p, path, name, l.target, osHid) // SkipDir is permitted on links
+		return s.dir(p, path, name, l.target, osHid, ds) // SkipDir is permitted on links
 	case l.kind == 0 && !l.link:
 		return nil, nil // sockets, FIFOs, devices
 	}
@@ -306,7 +309,7 @@ func (s *scanner) entryIn(p *dirNode, path, name string, typ fs.FileMode, osHid 
 		det:    detail{-1, -1},
 	}
 	if s.o.Observe != nil {
-		if err := s.observeFile(p, &fe, name); err != nil {
+		if err := s.observeFile(p, &fe, name, ds); err != nil {
 			return nil, err
 		}
 	}
@@ -329,11 +332,11 @@ func (s *scanner) rulesOf(n *dirNode) *ignore.Dir {
 // full detail (kept in f for finishNode). Only used with Observe: it builds
 // p's ignore state while p is being listed (probing for every ignore file),
 // which the plain scan avoids.
-func (s *scanner) observeFile(p *dirNode, f *fileEnt, name string) error {
+func (s *scanner) observeFile(p *dirNode, f *fileEnt, name string, ds *dirStat) error {
 	if f.kind == 0 || !s.keeps(s.rulesOf(p), name, false, f.osHid) {
 		return nil
 	}
-	e := s.newEntry(f.path, f.kind)
+	e := s.newEntryIn(f.path, name, f.kind, ds)
 	f.det = detail{e.Mtime, e.Size}
 	return s.observe(e)
 }
@@ -342,7 +345,7 @@ func (s *scanner) observeFile(p *dirNode, f *fileEnt, name string) error {
 // being the directory's identity) path, named name, in p: it prunes it
 // (fastwalk.SkipDir) or records a node for it and returns the node (to be
 // listed unless Options.Descend declined it: n.unread).
-func (s *scanner) dir(p *dirNode, path, name string, target fs.FileInfo, osHid bool) (*dirNode, error) {
+func (s *scanner) dir(p *dirNode, path, name string, target fs.FileInfo, osHid bool, ds *dirStat) (*dirNode, error) {
 	if !s.keeps(s.rulesOf(p), name, true, osHid) {
 		return nil, fastwalk.SkipDir
 	}
@@ -359,7 +362,7 @@ func (s *scanner) dir(p *dirNode, path, name string, target fs.FileInfo, osHid b
 	if s.o.Observe == nil {
 		return n, nil
 	}
-	e := s.newEntry(path, Dir)
+	e := s.newEntryIn(path, name, Dir, ds)
 	n.own = detail{e.Mtime, e.Size}
 	return n, s.observe(e)
 }
