@@ -54,12 +54,24 @@ const (
 )
 
 // globPiece is part of the matches' JSON: bytes of a block's globJSON (a
-// run of matches) or, when pre is nil, direct[lo:hi] (one match encoded
-// here).
+// run of matches) or, when pre is nil, direct[chunk][lo:hi] (consecutive
+// matches encoded here).
 type globPiece struct {
-	pre    []byte
-	lo, hi int
+	pre           []byte
+	chunk, lo, hi int
 }
+
+// directChunk is the size from which the matches encoded here go on in a
+// new chunk. One buffer grown by append would copy itself at every
+// doubling, up to megabytes at once (6 MB for 99k matches), and a copy
+// cannot be preempted: the collector's mark phase, which must stop each
+// goroutine in turn, spun waiting for it (a fifth of the CPU of an
+// uncached glob of the 120k tree from C).
+const directChunk = 256 << 10
+
+// directSlack is the room a chunk keeps past directChunk for the match
+// that crosses it (a path longer than that makes it grow once).
+const directSlack = 8 << 10
 
 // globResult encodes sel as the complete C result.
 func globResult(sel *engine.GlobSelection) *C.char {
@@ -78,7 +90,7 @@ func globResult(sel *engine.GlobSelection) *C.char {
 	now := sel.Hit && 4*n >= sel.Snapshot.Len()
 	var later []*scancache.Block
 	var pieces []globPiece
-	var direct []byte
+	var direct [][]byte // chunks (directChunk)
 	size := len(globOpen)
 	for i := 0; i < n; {
 		j := int(sel.Index[i])
@@ -95,11 +107,19 @@ func globResult(sel *engine.GlobSelection) *C.char {
 			}
 		}
 		if pre == nil {
-			lo := len(direct)
-			direct = appendGlobMatch(direct, sel.Match(i))
-			direct = append(direct, ',')
-			pieces = append(pieces, globPiece{lo: lo, hi: len(direct)})
-			size += len(direct) - lo
+			if len(direct) == 0 || len(direct[len(direct)-1]) >= directChunk {
+				direct = append(direct, make([]byte, 0, directChunk+directSlack))
+			}
+			c := len(direct) - 1
+			lo := len(direct[c])
+			direct[c] = append(appendGlobMatch(direct[c], sel.Match(i)), ',')
+			hi := len(direct[c])
+			if k := len(pieces) - 1; k >= 0 && pieces[k].pre == nil && pieces[k].chunk == c && pieces[k].hi == lo {
+				pieces[k].hi = hi // follows the last match encoded here
+			} else {
+				pieces = append(pieces, globPiece{chunk: c, lo: lo, hi: hi})
+			}
+			size += hi - lo
 			i++
 			continue
 		}
@@ -127,10 +147,10 @@ func globResult(sel *engine.GlobSelection) *C.char {
 }
 
 // writeGlobResult copies the result's pieces (prebuilt JSON, or ranges of
-// direct), each match followed by a comma, between globOpen and the tail
+// direct's chunks), each match followed by a comma, between globOpen and the tail
 // into C memory of the exact size: size (the opening and the pieces) plus
 // the tail, the last comma becoming ']'.
-func writeGlobResult(pieces []globPiece, direct, count []byte, size int) *C.char {
+func writeGlobResult(pieces []globPiece, direct [][]byte, count []byte, size int) *C.char {
 	size += len(globClose) - 1 + len(count) + 2
 	p := cAlloc(size + 1)
 	if p == nil {
@@ -142,7 +162,7 @@ func writeGlobResult(pieces []globPiece, direct, count []byte, size int) *C.char
 		if pc.pre != nil {
 			w += copy(out[w:], pc.pre)
 		} else {
-			w += copy(out[w:], direct[pc.lo:pc.hi])
+			w += copy(out[w:], direct[pc.chunk][pc.lo:pc.hi])
 		}
 	}
 	w-- // the last comma

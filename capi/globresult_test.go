@@ -77,3 +77,42 @@ func TestGlobResultAcrossBlocks(t *testing.T) {
 		}
 	}
 }
+
+// TestGlobResultChunks encodes, not on a hit, results of several chunks
+// (directChunk) with long paths, escapes, and a match whose JSON is longer
+// than a chunk's slack, and checks each against the matches encoded one by
+// one.
+func TestGlobResultChunks(t *testing.T) {
+	var es []walk.Entry
+	for i := range 4000 {
+		p := fmt.Sprintf("d%02d/%s\"q\\%d.ts", i/100, bytes.Repeat([]byte{'a' + byte(i%26)}, 200+i%97), i)
+		es = append(es, walk.Entry{Path: p, Type: walk.File, Mtime: int64(i), Size: int64(i * 3)})
+	}
+	// 4096 control bytes: 24 KB of JSON (\u0001 each), past the slack.
+	es = append(es, walk.Entry{Path: "z/" + string(bytes.Repeat([]byte{1}, 4096)), Type: walk.File, Mtime: -1, Size: -1})
+	for i := range 3000 {
+		es = append(es, walk.Entry{Path: fmt.Sprintf("zz/%05d", i), Type: walk.Dir, Mtime: -1, Size: -1})
+	}
+	snap := scancache.NewSnapshot(es, time.Now())
+	for _, step := range []int{1, 2, 5} {
+		var idx []int32
+		for i := 0; i < len(es); i += step {
+			idx = append(idx, int32(i))
+		}
+		sel := &engine.GlobSelection{Snapshot: snap, Index: idx}
+		want := []byte(globOpen)
+		for i := range idx {
+			want = append(appendGlobMatch(want, sel.Match(i)), ',')
+		}
+		want = append(append(want[:len(want)-1], globClose...), strconv.Itoa(len(idx))+"}}"...)
+		if step == 1 && len(want) < 3*directChunk {
+			t.Fatalf("the result is %d bytes: fewer than three chunks", len(want))
+		}
+		p := globResult(sel)
+		got := goBytes(unsafe.Pointer(p))
+		cFree(unsafe.Pointer(p))
+		if !bytes.Equal(got, want) {
+			t.Fatalf("every %d: the result (%d bytes) differs from the matches encoded one by one (%d bytes)", step, len(got), len(want))
+		}
+	}
+}
