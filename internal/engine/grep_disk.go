@@ -534,8 +534,9 @@ func (gi *grepIndexes) readDisk(r *indexedRoot, tok *cancel.Token, yield bool) (
 		gi.disk.st.merged++
 	}
 	gi.disk.mu.Unlock()
-	// Mapped through persisted's cache, so that greps share it.
-	if m := gi.persisted(r.key); m != nil {
+	// Mapped through persisted's cache, so that greps share it (checked:
+	// a mapping persisted makes now has not read its file table yet).
+	if m := gi.persisted(r.key); m != nil && m.Check() == nil {
 		ix.Close()
 		ix = m
 	}
