@@ -630,6 +630,9 @@ func TestDiskTableDeferred(t *testing.T) {
 	if err := bx.Check(); !errors.Is(err, ErrCorrupt) || !bx.Corrupt() {
 		t.Fatalf("Check %v, Corrupt %t: want ErrCorrupt", err, bx.Corrupt())
 	}
+	if m := bx.FileMeta(0); m.Size != -1 || m.MtimeNs != -1 {
+		t.Fatalf("FileMeta of a corrupt table: %+v, want size and mtime -1", m)
+	}
 	if err := bx.VerifyBlobs(); !errors.Is(err, ErrCorrupt) {
 		t.Fatalf("VerifyBlobs %v: want ErrCorrupt", err)
 	}

@@ -93,8 +93,7 @@ func (ix *Index) Close() error {
 
 // VerifyBlobs checks the file table (Check), then the posting lists of an
 // index from Open against their checksums (Open does not: it would read
-// all of them); an index
-// built in memory has none to check. The pages it read then leave the
+// all of them); an index built in memory has none to check. The pages it read then leave the
 // process's resident set (mmap.Mapping.Evict): queries read a few lists.
 func (ix *Index) VerifyBlobs() error {
 	d := ix.disk
@@ -157,9 +156,14 @@ func (ix *Index) Header() Header { return ix.hdr }
 func (ix *Index) Len() int { return ix.Files }
 
 // FileMeta returns the inode number, size and mtime recorded for the file
-// with the id id (Links is 0: files with links are not read).
+// with the id id (Links is 0: files with links are not read); size and
+// mtime -1, which describe no file, when the index has no entry for id
+// (its file table proved corrupt).
 func (ix *Index) FileMeta(id int) Meta {
 	ix.complete()
+	if id < 0 || id >= len(ix.inos) {
+		return Meta{Size: -1, MtimeNs: -1}
+	}
 	m := Meta{Ino: ix.inos[id], Size: ix.sizes[id], MtimeNs: ix.mtimes[id]}
 	runtime.KeepAlive(ix)
 	return m

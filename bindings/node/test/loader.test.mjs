@@ -34,6 +34,16 @@ function lonelyCopy() {
   return dir;
 }
 
+/** Runs fn(dir) with a lonelyCopy, removed after. */
+function inLonelyCopy(fn) {
+  const dir = lonelyCopy();
+  try {
+    fn(dir);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 /** Requires dir/pkg/index.cjs in a child process of this runtime, without FSCACHE_NODE_ADDON. */
 function load(dir, code = "") {
   const env = { ...process.env };
@@ -128,34 +138,25 @@ function wantedPackage(dir, script) {
 }
 
 it("on Linux, a process whose mapped objects name musl's loader and no glibc asks for the -musl package", () => {
-  const dir = lonelyCopy();
-  try {
+  inLonelyCopy((dir) => {
     const maps = mapsLine("/usr/bin/node") + mapsLine(muslLoader) + "7ffc00000000-7ffc00021000 rw-p 00000000 00:00 0 [stack]\n";
     assert.equal(wantedPackage(dir, fakedLibc(dir, maps, glibcReport)), `fscache-native-linux-${process.arch}-musl`);
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 it("on Linux, a process whose mapped objects name glibc asks for the -gnu package", () => {
-  const dir = lonelyCopy();
-  try {
+  inLonelyCopy((dir) => {
     const maps = mapsLine("/usr/bin/node") + mapsLine(glibcLibc) + mapsLine(glibcLoader);
     assert.equal(wantedPackage(dir, fakedLibc(dir, maps, muslReport)), `fscache-native-linux-${process.arch}-gnu`);
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 it("on Linux, with /proc/self/maps unreadable or naming no libc, a report naming musl's loader and no glibc asks for the -musl package", () => {
-  const dir = lonelyCopy();
-  try {
+  inLonelyCopy((dir) => {
     for (const maps of [null, mapsLine("/usr/local/bin/node-static")]) {
       assert.equal(wantedPackage(dir, fakedLibc(dir, maps, muslReport)), `fscache-native-linux-${process.arch}-musl`, `maps ${maps}`);
     }
-  } finally {
-    fs.rmSync(dir, { recursive: true, force: true });
-  }
+  });
 });
 
 it("with FSCACHE_NODE_ADDON loading, the loader checks no libc", () => {
