@@ -16,6 +16,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"syscall"
 	"unicode/utf8"
 )
@@ -288,10 +289,13 @@ func firstLine(file string) (string, bool) {
 // excludesFileRE is ripgrep's lazy reading of core.excludesFile from a git
 // config file: the first "excludesfile = value" line in any section,
 // case-insensitive, the value optionally quoted.
-var excludesFileRE = regexp.MustCompile(`(?im)^[\t\n\v\f\r ]*excludesfile[\t\n\v\f\r ]*=[\t\n\v\f\r ]*"?[\t\n\v\f\r ]*([^\t\n\v\f\r ]+?)[\t\n\v\f\r ]*"?[\t\n\v\f\r ]*$`)
+// It is compiled at its first use, not at the library's load.
+var excludesFileRE = sync.OnceValue(func() *regexp.Regexp {
+	return regexp.MustCompile(`(?im)^[\t\n\v\f\r ]*excludesfile[\t\n\v\f\r ]*=[\t\n\v\f\r ]*"?[\t\n\v\f\r ]*([^\t\n\v\f\r ]+?)[\t\n\v\f\r ]*"?[\t\n\v\f\r ]*$`)
+})
 
 func parseExcludesFile(data []byte, home string) (string, bool) {
-	m := excludesFileRE.FindSubmatch(data)
+	m := excludesFileRE().FindSubmatch(data)
 	if m == nil || !utf8.ValidString(string(m[1])) {
 		return "", false
 	}

@@ -245,10 +245,13 @@ func graphemeBase() RuneClass {
 }
 
 // gencats maps normalized general category names and aliases to a
-// constructor of the class.
+// constructor of the class (filled by unicodeTables).
 var gencats = map[string]func() RuneClass{}
 
-func init() {
+// unicodeTables fills gencats and scriptNames, once, when a pattern first
+// names a Unicode class: not at the library's load, whose package
+// initialisation a host's first call may wait for.
+var unicodeTables = sync.OnceFunc(func() {
 	add := func(f func() RuneClass, names ...string) {
 		for _, n := range names {
 			gencats[n] = f
@@ -305,8 +308,10 @@ func init() {
 	for code, name := range scriptCodes {
 		scriptNames[code] = name
 	}
-}
+})
 
+// scriptNames maps normalized script names and codes to Go's script names
+// (filled by unicodeTables).
 var scriptNames = map[string]string{}
 
 func scriptClass(norm string) (RuneClass, bool) {
@@ -347,6 +352,7 @@ func symbolicNameNormalize(s string) string {
 // unicodeClassFor resolves \pN, \p{Name} and \p{name=value} (negation not
 // applied).
 func unicodeClassFor(u unicodeClass) (RuneClass, errKind, bool) {
+	unicodeTables()
 	switch u.kind {
 	case uniOneLetter:
 		return namedClass(string(u.letter))
