@@ -147,9 +147,9 @@ func globResult(sel *engine.GlobSelection) *C.char {
 }
 
 // writeGlobResult copies the result's pieces (prebuilt JSON, or ranges of
-// direct's chunks), each match followed by a comma, between globOpen and the tail
-// into C memory of the exact size: size (the opening and the pieces) plus
-// the tail, the last comma becoming ']'.
+// direct's chunks), each match followed by a comma, between globOpen and
+// the tail into C memory of the exact size: size (the opening and the
+// pieces) plus the tail, the last comma becoming ']'.
 func writeGlobResult(pieces []globPiece, direct [][]byte, count []byte, size int) *C.char {
 	size += len(globClose) - 1 + len(count) + 2
 	p := cAlloc(size + 1)

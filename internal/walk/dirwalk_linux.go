@@ -248,9 +248,9 @@ func (s *scanner) noteIgnoreFiles(n *dirNode, ents []listed, paths string) {
 // paths) to entryIn, which records them in n, and returns the kept
 // subdirectories to be listed (in l.subs). The full detail of the entries
 // is read relative to fd (the open directory): here, or by entryIn for
-// Observe. It stops at a cancellation or an error, which
-// it returns, and at a failure of Observe (returned after the walk): no
-// subdirectory is then returned.
+// Observe. It stops at a cancellation or an error, which it returns, and
+// at a failure of Observe (returned after the walk): no subdirectory is
+// then returned.
 func (l *lister) decide(n *dirNode, fd int, paths string) ([]*dirNode, error) {
 	s := l.s
 	if files := len(l.ents) - countDirs(l.ents); files > 0 && n.files == nil {
