@@ -160,8 +160,7 @@ func (c *Cache) UncachedStream(k Key, drop bool, tok *cancel.Token, own func() (
 		c.noteUncached(k, k.Root)
 	}
 	if e, ok := c.entries[k]; ok && drop && e.rw == nil {
-		delete(c.entries, k) // as Rescan(k, false)
-		c.gcRoot(e.rw)
+		delete(c.entries, k) // as Rescan(k, false); unwatched: no root to release
 	}
 	c.mu.Unlock()
 	t0 := time.Now()
