@@ -311,3 +311,63 @@ func addNeedle(t *testing.T, p string) {
 	}
 	mustDo(t, os.WriteFile(p, append(data, "a needle, written after the build\n"...), 0o644))
 }
+
+// TestGrepLimitedManyCandidatesFirstFiles: a grep with a limit decides
+// whether a published index is worth its walk with full detail from the
+// files it would search first (manyProbe in path order), not the whole
+// tree: a pattern held by every one of the first files and few of the
+// rest is searched without the index, one held by none of the first files
+// and most of the rest with it. Both answer as without an index.
+func TestGrepLimitedManyCandidatesFirstFiles(t *testing.T) {
+	isolateGit(t)
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	for i := range 400 {
+		body := fmt.Sprintf("line %d\n", i)
+		switch {
+		case i < 20:
+			body += "an early word\n"
+		case i >= 40:
+			body += "a late word\n"
+		}
+		p := filepath.Join(root, fmt.Sprintf("d%d", i/100), fmt.Sprintf("f%03d.txt", i))
+		mustDo(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		mustDo(t, os.WriteFile(p, []byte(body), 0o644))
+	}
+	age(t, root, time.Hour)
+	gi := useDiskIndex(t, t.TempDir(), false, true)
+	if _, err := Grep(GrepOptions{Pattern: "line", Path: root}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if s := IndexStats().Persisted; s.Published != 1 {
+		t.Fatalf("the eager grep published no index: %+v", s)
+	}
+	defer func(old int) { manyProbe = old }(manyProbe)
+	for _, c := range []struct {
+		probe    int
+		pattern  string
+		useIndex bool
+	}{
+		{1 << 14, "early", true}, // 20 of 400 files: the whole tree is sparse
+		{1 << 14, "late", false}, // 360 of 400
+		{20, "early", false},     // every one of the first 20
+		{40, "late", true},       // none of the first 40
+	} {
+		manyProbe = c.probe
+		gi = restart(t, gi, false)
+		o := GrepOptions{Pattern: c.pattern, Path: root, MaxCount: Int(5), ContextAfter: Int(1)}
+		before := IndexStats()
+		got, err := Grep(o, nil)
+		mustDo(t, err)
+		after := IndexStats()
+		used := after.Persisted.Queries > before.Persisted.Queries
+		fell := after.Fallbacks[idxManyCandidates] > before.Fallbacks[idxManyCandidates]
+		if used != c.useIndex || fell == c.useIndex {
+			t.Fatalf("%q, first %d files: index used %t, many_candidates %t; want used %t", c.pattern, c.probe, used, fell, c.useIndex)
+		}
+		set(nil)
+		want, err := Grep(o, nil)
+		mustDo(t, err)
+		indexes = gi
+		sameAnswer(t, c.pattern, got, want)
+	}
+}

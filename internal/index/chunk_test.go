@@ -164,7 +164,7 @@ func TestMatchMemo(t *testing.T) {
 	for round := range 2 {
 		for _, q := range qs {
 			p, want := ix.Plan(q, false), fresh.Plan(q, false)
-			want.match = q.eval(fresh)
+			want.match = q.eval(fresh, fresh.docs)
 			for _, f := range files {
 				if p.Decide(f.path) != want.Decide(f.path) {
 					t.Fatalf("round %d, %s: %s decided %d, want %d", round, q, f.path, p.Decide(f.path), want.Decide(f.path))

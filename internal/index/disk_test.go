@@ -455,11 +455,11 @@ func TestDiskOffsetsOutOfRange(t *testing.T) {
 func TestDecodeCorrupt(t *testing.T) {
 	b := newBitset(10)
 	for _, list := range [][]byte{{100}, {0}, {3, 0}, {0xff, 0xff}, {0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}} {
-		if decodeInto(list, b, 10) {
+		if decodeInto(list, b, 10, 10) {
 			t.Errorf("%x decoded", list)
 		}
 	}
-	if !decodeInto([]byte{1, 9}, b, 10) || !b.has(0) || !b.has(9) {
+	if !decodeInto([]byte{1, 9}, b, 10, 10) || !b.has(0) || !b.has(9) {
 		t.Error("ids 0 and 9 of 10")
 	}
 	data, files := corruptFixture(t)
@@ -587,10 +587,10 @@ func TestDiskTableDeferred(t *testing.T) {
 	}
 	ix := openDisk(t, path)
 	q := need(t, "alpha", false)
+	c := ix.CandidatesAmongFirst(q, false, ix.Len())
 	p := ix.Plan(q, false)
-	c := p.Candidates()
 	if ix.paths != nil || ix.inos != nil {
-		t.Fatal("Open or Candidates read the files' entries")
+		t.Fatal("Open, Plan or CandidatesAmongFirst read the files' entries")
 	}
 	if c == 0 || c == len(files) {
 		t.Fatalf("alpha: %d candidates of %d files: the fixture does not narrow", c, len(files))
@@ -616,7 +616,7 @@ func TestDiskTableDeferred(t *testing.T) {
 	}
 	bx := openDisk(t, bp) // opens: the table is not checked yet
 	pb := bx.Plan(q, false)
-	if n := pb.Candidates(); n != c {
+	if n := bx.CandidatesAmongFirst(q, false, bx.Len()); n != c {
 		t.Fatalf("corrupt path: %d candidates, want %d (flags and documents are sound)", n, c)
 	}
 	if bx.Corrupt() {
@@ -643,30 +643,42 @@ func TestDiskTableDeferred(t *testing.T) {
 	}
 }
 
-// TestPlanCandidates checks Candidates against DecideID, for the queries
-// of randomQueries, in both modes, on a plan with stale entries too.
-func TestPlanCandidates(t *testing.T) {
+// TestCandidatesAmongFirst checks CandidatesAmongFirst against the
+// decisions of a Plan, for the queries of randomQueries, in both modes,
+// over prefixes of every kind: none, one file, a few, through a large
+// file's chunks, all, more than all. The fixture has large files (more
+// than one document), so that a prefix ends inside the documents.
+func TestCandidatesAmongFirst(t *testing.T) {
+	defer func(old int) { chunkSize = old }(chunkSize)
+	chunkSize = 512
 	rng := rand.New(rand.NewSource(9))
 	files := genFiles(rng, 400)
+	for i := 0; i < len(files); i += 37 {
+		files[i].data = bytes.Repeat(files[i].data, 1+2000/max(1, len(files[i].data)))
+		files[i].meta.Size = int64(len(files[i].data))
+	}
 	ix := openDisk(t, writeDisk(t, t.TempDir(), files, true))
-	l := NewLive("/r")
-	j := l.Begin()
-	j.Install(ix)
-	l.touch(files[7].path, false)
-	l.touch("d03", true)
+	if len(ix.spans) < 5 {
+		t.Fatalf("%d files of more than one document: the fixture does not chunk", len(ix.spans))
+	}
+	ns := []int{0, 1, 2, 36, 37, 38, 100, int(ix.spans[3].file), int(ix.spans[3].file) + 1, ix.Len() - 1, ix.Len(), ix.Len() + 5}
 	for _, q := range randomQueries(t, rng, files, 40) {
 		for _, fwm := range []bool{false, true} {
-			for _, p := range []*Plan{ix.Plan(q, fwm), l.Plan(q, fwm)} {
+			p := ix.Plan(q, fwm)
+			for _, n := range ns {
 				want := 0
-				for id := range ix.Len() {
+				for id := range min(n, ix.Len()) {
 					if p.DecideID(id) != Skip {
 						want++
 					}
 				}
-				if got := p.Candidates(); got != want {
-					t.Fatalf("%v (fwm %t): Candidates %d, DecideID leaves %d", q, fwm, got, want)
+				if got := ix.CandidatesAmongFirst(q, fwm, n); got != want {
+					t.Fatalf("%v (fwm %t), first %d: %d candidates, the plan leaves %d", q, fwm, n, got, want)
 				}
 			}
 		}
+	}
+	if ix.Corrupt() {
+		t.Fatal("a prefix's reading of the lists marked a sound index corrupt")
 	}
 }

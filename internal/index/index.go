@@ -109,7 +109,7 @@ func (ix *Index) matchOf(q Query) bitset {
 		}
 	}
 	m.mu.Unlock()
-	b := q.eval(ix)
+	b := q.eval(ix, ix.docs)
 	m.mu.Lock()
 	if len(m.keys) == memoSize {
 		m.keys, m.vals = m.keys[1:], m.vals[1:]

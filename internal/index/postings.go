@@ -38,11 +38,12 @@ func (p *postings) list(t uint32) (list []byte, ok bool) {
 	return p.blob[start:end], true
 }
 
-// decodeInto adds the ids of an encoded list to b, which holds n ids. It
-// reports false when the list is not a valid one (a corrupt index file):
-// a malformed varint ends it, and an id not after the previous one or not
-// below n is left out.
-func decodeInto(list []byte, b bitset, n int) bool {
+// decodeInto adds the ids below lim of an encoded list to b, which holds n
+// ids (lim <= n), and reads the list no further than its first id from
+// lim on. It reports false when what it read is not a valid list (a
+// corrupt index file): a malformed varint ends it, and an id not after the
+// previous one or not below n is left out.
+func decodeInto(list []byte, b bitset, n, lim int) bool {
 	id, ok := uint64(0), true
 	for len(list) > 0 {
 		d, k := binary.Uvarint(list)
@@ -51,6 +52,9 @@ func decodeInto(list []byte, b bitset, n int) bool {
 		}
 		list = list[k:]
 		id += d
+		if lim < n && d != 0 && id > uint64(lim) {
+			return ok // ids increase: none further is below lim
+		}
 		if d == 0 || id > uint64(n) || id > uint64(len(b))*64 {
 			ok = false
 			continue

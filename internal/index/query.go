@@ -75,12 +75,15 @@ func (q Query) All() bool {
 }
 
 // eval returns the files of ix that may satisfy q, or nil for all of them.
-func (q Query) eval(ix *Index) bitset {
+// Only the documents below lim (ix.docs: all of them) are decided: the
+// posting lists are read no further, and the sets returned hold no
+// document from lim on.
+func (q Query) eval(ix *Index, lim int) bitset {
 	n := ix.Files
 	switch q.op {
 	case search.NeedLit:
 		// The documents holding every trigram, then their files.
-		out := q.litDocs(ix)
+		out := q.litDocs(ix, lim)
 		if out == nil {
 			return nil
 		}
@@ -88,7 +91,7 @@ func (q Query) eval(ix *Index) bitset {
 	case search.NeedAnd:
 		var out bitset
 		for _, s := range q.subs {
-			b := s.eval(ix)
+			b := s.eval(ix, lim)
 			if b == nil {
 				continue
 			}
@@ -105,7 +108,7 @@ func (q Query) eval(ix *Index) bitset {
 		}
 		out := newBitset(n)
 		for _, s := range q.subs {
-			b := s.eval(ix)
+			b := s.eval(ix, lim)
 			if b == nil {
 				return nil
 			}
@@ -116,10 +119,10 @@ func (q Query) eval(ix *Index) bitset {
 	return nil
 }
 
-// litDocs returns the documents of ix that may hold the literal q: the
-// intersection of its trigrams' lists, shortest first, ended as soon as it
-// is empty (a trigram no document holds ends it at once).
-func (q Query) litDocs(ix *Index) bitset {
+// litDocs returns the documents of ix below lim that may hold the literal
+// q: the intersection of its trigrams' lists, shortest first, ended as
+// soon as it is empty (a trigram no document holds ends it at once).
+func (q Query) litDocs(ix *Index, lim int) bitset {
 	type tl struct {
 		lists [][]byte
 		n     int
@@ -144,7 +147,7 @@ func (q Query) litDocs(ix *Index) bitset {
 	for _, x := range all {
 		b := newBitset(ix.docs)
 		for _, list := range x.lists {
-			if !decodeInto(list, b, ix.docs) {
+			if !decodeInto(list, b, ix.docs, lim) {
 				ix.corrupt.Store(true)
 			}
 		}
