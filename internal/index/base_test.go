@@ -75,10 +75,10 @@ func TestBaseMerge(t *testing.T) {
 			}
 			want := buildMem(now)
 			if kept < len(now)/2 || merged.Files != want.Files || merged.Bytes != want.Bytes || merged.docs != want.docs ||
-				!slices.Equal(merged.spans, want.spans) || len(merged.blooms) != len(want.blooms) {
+				!slices.Equal(merged.spans, want.spans) || merged.blooms.len() != want.blooms.len() {
 				t.Fatalf("kept %d of %d; merged: %d files %d bytes %d docs %d spans %d blooms, want %d %d %d %d %d", kept, len(now),
-					merged.Files, merged.Bytes, merged.docs, len(merged.spans), len(merged.blooms),
-					want.Files, want.Bytes, want.docs, len(want.spans), len(want.blooms))
+					merged.Files, merged.Bytes, merged.docs, len(merged.spans), merged.blooms.len(),
+					want.Files, want.Bytes, want.docs, len(want.spans), want.blooms.len())
 			}
 			for _, q := range randomQueries(t, rng, now, 200) {
 				samePlans(t, want, merged, now, q)

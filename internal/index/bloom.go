@@ -1,7 +1,9 @@
 package index
 
 import (
+	"maps"
 	"math/bits"
+	"slices"
 
 	"github.com/fscache/fscache/internal/search"
 )
@@ -95,4 +97,52 @@ func (q Query) mayBloom(b bloom) bool {
 		return len(q.subs) == 0
 	}
 	return true
+}
+
+// bloomTable holds the binary files' Bloom filters by file id: ids sorted,
+// the filter of ids[i] is words[ends[i-1]:ends[i]] (from 0 for the first).
+// An index from Open reads it in place in the mapping: opening builds no
+// map of them (13k binary files of x18 took 0.7 ms of a 1.8 ms open).
+type bloomTable struct {
+	ids   []uint32
+	ends  []uint64
+	words []uint64
+}
+
+// tableOf returns the table of blooms, a map by file id.
+func tableOf(blooms map[uint32]bloom) bloomTable {
+	var t bloomTable
+	t.ids = slices.Sorted(maps.Keys(blooms))
+	n := 0
+	for _, b := range blooms {
+		n += len(b)
+	}
+	t.ends = make([]uint64, 0, len(t.ids))
+	t.words = make([]uint64, 0, n)
+	for _, id := range t.ids {
+		t.words = append(t.words, blooms[id]...)
+		t.ends = append(t.ends, uint64(len(t.words)))
+	}
+	return t
+}
+
+// get returns the filter of the file id, nil when it has none.
+func (t *bloomTable) get(id uint32) bloom {
+	i, ok := slices.BinarySearch(t.ids, id)
+	if !ok {
+		return nil
+	}
+	start := uint64(0)
+	if i > 0 {
+		start = t.ends[i-1]
+	}
+	return bloom(t.words[start:t.ends[i]:t.ends[i]])
+}
+
+// len returns the number of filters.
+func (t *bloomTable) len() int { return len(t.ids) }
+
+// size returns the heap memory of an in-memory table, in bytes.
+func (t *bloomTable) size() int64 {
+	return int64(cap(t.ids))*4 + int64(cap(t.ends))*8 + int64(cap(t.words))*8
 }

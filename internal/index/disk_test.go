@@ -187,11 +187,11 @@ func TestDiskRoundTrip(t *testing.T) {
 	if err := ix.VerifyBlobs(); err != nil {
 		t.Fatal(err)
 	}
-	if ix.Files != mem.Files || ix.Bytes != mem.Bytes || len(ix.blooms) != len(mem.blooms) || len(mem.blooms) == 0 {
-		t.Fatalf("files %d bytes %d blooms %d, want %d %d %d", ix.Files, ix.Bytes, len(ix.blooms), mem.Files, mem.Bytes, len(mem.blooms))
+	if ix.Files != mem.Files || ix.Bytes != mem.Bytes || ix.blooms.len() != mem.blooms.len() || mem.blooms.len() == 0 {
+		t.Fatalf("files %d bytes %d blooms %d, want %d %d %d", ix.Files, ix.Bytes, ix.blooms.len(), mem.Files, mem.Bytes, mem.blooms.len())
 	}
-	for id, bl := range mem.blooms {
-		if !slices.Equal(ix.blooms[id], bl) {
+	for _, id := range mem.blooms.ids {
+		if bl := mem.blooms.get(id); len(bl) == 0 || !slices.Equal(ix.blooms.get(id), bl) {
 			t.Fatalf("bloom of %d differs", id)
 		}
 	}
@@ -344,8 +344,8 @@ func corruptFixture(t *testing.T) ([]byte, []testFile) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(ix.segs) < 3 || len(ix.blooms) == 0 {
-		t.Fatalf("fixture: %d segments, %d blooms", len(ix.segs), len(ix.blooms))
+	if len(ix.segs) < 3 || ix.blooms.len() == 0 {
+		t.Fatalf("fixture: %d segments, %d blooms", len(ix.segs), ix.blooms.len())
 	}
 	return data, files
 }

@@ -65,7 +65,7 @@ type Index struct {
 	sizes  []int64
 	mtimes []int64
 	// blooms are the trigram filters of the binary files, by id.
-	blooms map[uint32]bloom
+	blooms bloomTable
 	// The posting lists hold document ids: one document per file, but
 	// one per chunk for a large text file (chunkSize), the documents
 	// numbered in file order. spans lists the files of more than one
@@ -127,13 +127,11 @@ func (ix *Index) Size() int64 {
 	if ix.disk != nil {
 		// The paths' headers (made by complete): the count, not cap, is
 		// read, which does not race with complete.
-		return int64(ix.Files)*16 + int64(len(ix.blooms))*48
+		return int64(ix.Files) * 16
 	}
 	n := int64(cap(ix.flags)) + int64(cap(ix.sums))*8 + int64(cap(ix.inos))*8 +
 		int64(cap(ix.sizes))*8 + int64(cap(ix.mtimes))*8
-	for _, b := range ix.blooms {
-		n += int64(cap(b))*8 + 48
-	}
+	n += ix.blooms.size()
 	for i := range ix.segs {
 		n += ix.segs[i].size()
 	}
@@ -380,7 +378,7 @@ func (b *Builder) Keep(path string, id int, m Meta) bool {
 		return false
 	}
 	f := old.flags[id]
-	b.entry(path, old.inos[id], m, old.sums[id], f, slices.Clone(old.blooms[uint32(id)]))
+	b.entry(path, old.inos[id], m, old.sums[id], f, slices.Clone(old.blooms.get(uint32(id))))
 	if f == flagText {
 		b.bytes += old.sizes[id]
 	}
@@ -423,7 +421,7 @@ func (b *Builder) Finish() *Index {
 	spans, docs, _ := spansOf(b.ends)
 	ix := &Index{paths: slices.Clip(b.paths), flags: slices.Clip(b.flags), sums: slices.Clip(b.sums),
 		inos: slices.Clip(b.inos), sizes: slices.Clip(b.sizes), mtimes: slices.Clip(b.mtimes),
-		blooms: b.blooms, spans: spans, docs: docs, segs: slices.Clip(b.segs), Bytes: b.bytes, Files: len(b.paths)}
+		blooms: tableOf(b.blooms), spans: spans, docs: docs, segs: slices.Clip(b.segs), Bytes: b.bytes, Files: len(b.paths)}
 	b.release()
 	return ix
 }

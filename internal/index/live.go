@@ -522,7 +522,7 @@ func (ix *Index) CandidatesAmongFirst(q Query, filesWithMatches bool, n int) int
 				c++
 			}
 		case f == flagBinary:
-			if filesWithMatches && q.mayBloom(ix.blooms[uint32(id)]) {
+			if filesWithMatches && q.mayBloom(ix.blooms.get(uint32(id))) {
 				c++
 			}
 		default:
@@ -576,7 +576,7 @@ func (p *Plan) decideID(id uint32) Decision {
 	}
 	d := p.decide(p.base.flags[id], func() bool {
 		if p.base.flags[id] == flagBinary {
-			return p.q.mayBloom(p.base.blooms[id])
+			return p.q.mayBloom(p.base.blooms.get(id))
 		}
 		return p.match == nil || p.match.has(id)
 	})

@@ -83,7 +83,7 @@ func (ix *Index) Close() error {
 	d.cleanup.Stop()
 	err := d.m.Close()
 	ix.disk = &diskIndex{}
-	ix.flags, ix.sums, ix.inos, ix.sizes, ix.mtimes, ix.blooms, ix.segs = nil, nil, nil, nil, nil, nil, nil
+	ix.flags, ix.sums, ix.inos, ix.sizes, ix.mtimes, ix.blooms, ix.segs = nil, nil, nil, nil, nil, bloomTable{}, nil
 	ix.paths = nil // strings into the mapping
 	if err != nil {
 		return fmt.Errorf("index: close: %w", err)
@@ -363,7 +363,6 @@ func (ix *Index) parseBlooms(data []byte, t *trailer, l *tableLayout) error {
 	ids := ints[uint32](data, l.bloomIDs, t.nblooms)
 	ends := ints[uint64](data, l.bloomEnds, t.nblooms)
 	words := ints[uint64](data, l.bloomWords, t.bloomWords)
-	ix.blooms = make(map[uint32]bloom, len(ids))
 	prev := uint64(0)
 	for i, id := range ids {
 		switch {
@@ -374,12 +373,12 @@ func (ix *Index) parseBlooms(data []byte, t *trailer, l *tableLayout) error {
 		case ends[i] < prev || ends[i] > t.bloomWords:
 			return corruptf("bloom %d: end %d out of range [%d, %d]", i, ends[i], prev, t.bloomWords)
 		}
-		ix.blooms[id] = bloom(words[prev:ends[i]:ends[i]])
 		prev = ends[i]
 	}
 	if prev != t.bloomWords {
 		return corruptf("blooms of %d words, want %d", prev, t.bloomWords)
 	}
+	ix.blooms = bloomTable{ids: ids, ends: ends, words: words}
 	return nil
 }
 
