@@ -46,8 +46,9 @@ func New() (Watcher, error) {
 		}
 		return nil, fmt.Errorf("watch: inotify_init1: %w", err)
 	}
-	return &inotify{fd: fd, byWD: map[int32]string{}, byPath: map[string]int32{},
-		buf: make([]byte, 64<<10)}, nil
+	// The read buffer is made by the first Drain: the scan cache's
+	// probe (a New closed at once) costs every process no 64 KiB.
+	return &inotify{fd: fd, byWD: map[int32]string{}, byPath: map[string]int32{}}, nil
 }
 
 func (w *inotify) Add(dir string) error {
@@ -101,6 +102,9 @@ func (w *inotify) Drain() ([]Event, bool, error) {
 	defer w.mu.Unlock()
 	if w.fd < 0 {
 		return nil, false, errors.New("watch: closed")
+	}
+	if w.buf == nil {
+		w.buf = make([]byte, 64<<10)
 	}
 	var out []Event
 	overflow := false
