@@ -91,6 +91,9 @@ type indexPolicy struct {
 	// read, with the build's token; onQuery by an indexed grep before it
 	// narrows the files, with the call's.
 	onFile, onQuery func(tok *cancel.Token)
+	// onStream, when set (tests), is called by a grep with a limit that
+	// validates a published index in path order (viaDiskStream).
+	onStream func()
 }
 
 func indexPolicyFromEnv() indexPolicy {

@@ -371,3 +371,63 @@ func TestGrepLimitedManyCandidatesFirstFiles(t *testing.T) {
 		sameAnswer(t, c.pattern, got, want)
 	}
 }
+
+// TestGrepLimitedOutOfReach: a grep with a limit whose published index's
+// candidates cannot give it its limit (each file at most its per-file cap
+// of matches, or one in filesWithMatches) walks as one without a limit,
+// not in path order: it cannot stop early. One they can reach streams.
+// Both answer as without an index.
+func TestGrepLimitedOutOfReach(t *testing.T) {
+	isolateGit(t)
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	for i := range 200 {
+		body := fmt.Sprintf("line %d\n", i)
+		if i%67 == 5 { // 3 files, 2 needles each
+			body += "a needle\nanother needle\n"
+		}
+		p := filepath.Join(root, fmt.Sprintf("d%d", i/50), fmt.Sprintf("f%03d.txt", i))
+		mustDo(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		mustDo(t, os.WriteFile(p, []byte(body), 0o644))
+	}
+	age(t, root, time.Hour)
+	gi := useDiskIndex(t, t.TempDir(), false, true)
+	if _, err := Grep(GrepOptions{Pattern: "line", Path: root}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		mode            GrepMode
+		limit, per, off int // per 0: no maxCountPerFile
+		stream          bool
+	}{
+		{ModeContent, 10, 2, 0, false}, // 3 files x 2 < 10
+		{ModeContent, 5, 2, 2, false},  // 6 < 5 + 2
+		{ModeContent, 5, 2, 0, true},
+		{ModeContent, 10, 0, 0, true}, // no cap: a file may hold them all
+		{ModeFilesWithMatches, 4, 0, 0, false},
+		{ModeFilesWithMatches, 3, 0, 0, true},
+		{ModeCount, 100, 2, 0, true}, // counts are not capped
+	} {
+		gi = restart(t, gi, false)
+		streamed := false
+		gi.policy.onStream = func() { streamed = true }
+		o := GrepOptions{Pattern: "needle", Path: root, Mode: c.mode, MaxCount: Int(c.limit), Offset: Int(c.off), ContextBefore: Int(1)}
+		if c.per > 0 {
+			o.MaxCountPerFile = Int(c.per)
+		}
+		name := fmt.Sprintf("%+v", c)
+		before := IndexStats()
+		got, err := Grep(o, nil)
+		mustDo(t, err)
+		if IndexStats().Persisted.Queries != before.Persisted.Queries+1 {
+			t.Fatalf("%s: not served by the published index", name)
+		}
+		if streamed != c.stream {
+			t.Fatalf("%s: streamed %t, want %t", name, streamed, c.stream)
+		}
+		set(nil)
+		want, err := Grep(o, nil)
+		mustDo(t, err)
+		indexes = gi
+		sameAnswer(t, name, got, want)
+	}
+}

@@ -682,3 +682,31 @@ func TestCandidatesAmongFirst(t *testing.T) {
 		t.Fatal("a prefix's reading of the lists marked a sound index corrupt")
 	}
 }
+
+// TestPlanCandidates checks Candidates against DecideID, for the queries
+// of randomQueries, in both modes, on a plan with stale entries too.
+func TestPlanCandidates(t *testing.T) {
+	rng := rand.New(rand.NewSource(9))
+	files := genFiles(rng, 400)
+	ix := openDisk(t, writeDisk(t, t.TempDir(), files, true))
+	l := NewLive("/r")
+	j := l.Begin()
+	j.Install(ix)
+	l.touch(files[7].path, false)
+	l.touch("d03", true)
+	for _, q := range randomQueries(t, rng, files, 40) {
+		for _, fwm := range []bool{false, true} {
+			for _, p := range []*Plan{ix.Plan(q, fwm), l.Plan(q, fwm)} {
+				want := 0
+				for id := range ix.Len() {
+					if p.DecideID(id) != Skip {
+						want++
+					}
+				}
+				if got := p.Candidates(); got != want {
+					t.Fatalf("%v (fwm %t): Candidates %d, DecideID leaves %d", q, fwm, got, want)
+				}
+			}
+		}
+	}
+}

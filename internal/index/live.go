@@ -500,6 +500,31 @@ func (p *Plan) DecideID(id int) Decision {
 	return p.decideID(uint32(id))
 }
 
+// Candidates counts the files of the plan's index that DecideID does not
+// skip (Search or Fresh), as deciding each would, without the calls. It
+// reads no file's entry: on an index from Open, it costs no Check.
+func (p *Plan) Candidates() int {
+	c := 0
+	for id, f := range p.base.flags {
+		switch {
+		case id>>6 < len(p.stale) && p.stale.has(uint32(id)):
+			c++ // Fresh
+		case f == flagText:
+			if p.match == nil || p.match.has(uint32(id)) {
+				c++
+			}
+		case f == flagBinary:
+			if p.fwm && p.q.mayBloom(p.base.blooms.get(uint32(id))) {
+				c++
+			}
+		default:
+			c++ // not read: searched
+		}
+	}
+	runtime.KeepAlive(p) // the base's mapping (disk.go) stays while used
+	return c
+}
+
 // CandidatesAmongFirst counts, among the first n files of ix (in path
 // order; all of them when n >= Len), those the decisions of ix.Plan(q,
 // filesWithMatches) would not skip, without making the plan: the posting
