@@ -131,14 +131,19 @@ func BenchmarkPiGrep(b *testing.B) {
 // BenchmarkFirstAgentGrep: the agent's grep tool shape for a pattern that
 // reaches maxCount, as the first call of a process: every iteration starts
 // with a fresh scan cache (the environment's policy) and fresh grep indexes
-// whose directory is empty.
+// whose directory is empty, or FSCACHE_BENCH_INDEX_DIR when set (an index
+// directory holding the root's published index: a fresh process's first
+// grep with it).
 func BenchmarkFirstAgentGrep(b *testing.B) {
 	root := agentRoot(b)
 	scanCache()
 	grepIndex()
 	oldCache, oldIdx := cache, indexes
 	b.Cleanup(func() { cache, indexes = oldCache, oldIdx })
-	dir := b.TempDir()
+	dir := os.Getenv("FSCACHE_BENCH_INDEX_DIR")
+	if dir == "" {
+		dir = b.TempDir()
+	}
 	o := GrepOptions{Pattern: "err != nil", Path: root, Hidden: Bool(true), Gitignore: Bool(true), MaxCount: Int(2000),
 		MaxCountPerFile: Int(21), ContextBefore: Int(1), ContextAfter: Int(3), MaxColumns: Int(512)}
 	for i := 0; i < b.N; i++ {
