@@ -319,28 +319,15 @@ func addNeedle(t *testing.T, p string) {
 // rest is searched without the index, one held by none of the first files
 // and most of the rest with it. Both answer as without an index.
 func TestGrepLimitedManyCandidatesFirstFiles(t *testing.T) {
-	isolateGit(t)
-	root, _ := filepath.EvalSymlinks(t.TempDir())
-	for i := range 400 {
-		body := fmt.Sprintf("line %d\n", i)
+	root, gi := publishedTree(t, 400, func(i int) string {
 		switch {
 		case i < 20:
-			body += "an early word\n"
+			return "an early word\n"
 		case i >= 40:
-			body += "a late word\n"
+			return "a late word\n"
 		}
-		p := filepath.Join(root, fmt.Sprintf("d%d", i/100), fmt.Sprintf("f%03d.txt", i))
-		mustDo(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		mustDo(t, os.WriteFile(p, []byte(body), 0o644))
-	}
-	age(t, root, time.Hour)
-	gi := useDiskIndex(t, t.TempDir(), false, true)
-	if _, err := Grep(GrepOptions{Pattern: "line", Path: root}, nil); err != nil {
-		t.Fatal(err)
-	}
-	if s := IndexStats().Persisted; s.Published != 1 {
-		t.Fatalf("the eager grep published no index: %+v", s)
-	}
+		return ""
+	})
 	defer func(old int) { manyProbe = old }(manyProbe)
 	for _, c := range []struct {
 		probe    int
@@ -378,22 +365,12 @@ func TestGrepLimitedManyCandidatesFirstFiles(t *testing.T) {
 // not in path order: it cannot stop early. One they can reach streams.
 // Both answer as without an index.
 func TestGrepLimitedOutOfReach(t *testing.T) {
-	isolateGit(t)
-	root, _ := filepath.EvalSymlinks(t.TempDir())
-	for i := range 200 {
-		body := fmt.Sprintf("line %d\n", i)
+	root, gi := publishedTree(t, 200, func(i int) string {
 		if i%67 == 5 { // 3 files, 2 needles each
-			body += "a needle\nanother needle\n"
+			return "a needle\nanother needle\n"
 		}
-		p := filepath.Join(root, fmt.Sprintf("d%d", i/50), fmt.Sprintf("f%03d.txt", i))
-		mustDo(t, os.MkdirAll(filepath.Dir(p), 0o755))
-		mustDo(t, os.WriteFile(p, []byte(body), 0o644))
-	}
-	age(t, root, time.Hour)
-	gi := useDiskIndex(t, t.TempDir(), false, true)
-	if _, err := Grep(GrepOptions{Pattern: "line", Path: root}, nil); err != nil {
-		t.Fatal(err)
-	}
+		return ""
+	})
 	for _, c := range []struct {
 		mode            GrepMode
 		limit, per, off int // per 0: no maxCountPerFile
@@ -430,4 +407,27 @@ func TestGrepLimitedOutOfReach(t *testing.T) {
 		indexes = gi
 		sameAnswer(t, name, got, want)
 	}
+}
+
+// publishedTree writes n files ("line i", then extra(i)) in directories of
+// 100, an hour old, and publishes their index from an eager grep: the
+// index a fresh process's grep then finds (restart).
+func publishedTree(t *testing.T, n int, extra func(i int) string) (string, *grepIndexes) {
+	t.Helper()
+	isolateGit(t)
+	root, _ := filepath.EvalSymlinks(t.TempDir())
+	for i := range n {
+		p := filepath.Join(root, fmt.Sprintf("d%d", i/100), fmt.Sprintf("f%03d.txt", i))
+		mustDo(t, os.MkdirAll(filepath.Dir(p), 0o755))
+		mustDo(t, os.WriteFile(p, []byte(fmt.Sprintf("line %d\n", i)+extra(i)), 0o644))
+	}
+	age(t, root, time.Hour)
+	gi := useDiskIndex(t, t.TempDir(), false, true)
+	if _, err := Grep(GrepOptions{Pattern: "line", Path: root}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if s := IndexStats().Persisted; s.Published != 1 {
+		t.Fatalf("the eager grep published no index: %+v", s)
+	}
+	return root, gi
 }
