@@ -109,7 +109,7 @@ type bloomTable struct {
 	words []uint64
 }
 
-// tableOf returns the table of blooms, a map by file id.
+// tableOf returns the table of the filters in blooms (by file id).
 func tableOf(blooms map[uint32]bloom) bloomTable {
 	var t bloomTable
 	t.ids = slices.Sorted(maps.Keys(blooms))

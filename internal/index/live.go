@@ -504,23 +504,7 @@ func (p *Plan) DecideID(id int) Decision {
 // skip (Search or Fresh), as deciding each would, without the calls. It
 // reads no file's entry: on an index from Open, it costs no Check.
 func (p *Plan) Candidates() int {
-	c := 0
-	for id, f := range p.base.flags {
-		switch {
-		case id>>6 < len(p.stale) && p.stale.has(uint32(id)):
-			c++ // Fresh
-		case f == flagText:
-			if p.match == nil || p.match.has(uint32(id)) {
-				c++
-			}
-		case f == flagBinary:
-			if p.fwm && p.q.mayBloom(p.base.blooms.get(uint32(id))) {
-				c++
-			}
-		default:
-			c++ // not read: searched
-		}
-	}
+	c := p.base.candidates(len(p.base.flags), p.match, p.stale, p.q, p.fwm)
 	runtime.KeepAlive(p) // the base's mapping (disk.go) stays while used
 	return c
 }
@@ -538,10 +522,21 @@ func (ix *Index) CandidatesAmongFirst(q Query, filesWithMatches bool, n int) int
 		first, _ := ix.docRange(n)
 		lim = int(first)
 	}
-	match := q.eval(ix, lim)
+	c := ix.candidates(n, q.eval(ix, lim), nil, q, filesWithMatches)
+	runtime.KeepAlive(ix) // the mapping (disk.go) stays while used
+	return c
+}
+
+// candidates counts the first n files of ix a plan would not skip: those
+// in stale (Fresh), the text files in match (nil: all of them), the
+// binary files q's filter does not rule out in filesWithMatches, and the
+// files not read.
+func (ix *Index) candidates(n int, match, stale bitset, q Query, filesWithMatches bool) int {
 	c := 0
 	for id, f := range ix.flags[:n] {
 		switch {
+		case id>>6 < len(stale) && stale.has(uint32(id)):
+			c++ // Fresh
 		case f == flagText:
 			if match == nil || match.has(uint32(id)) {
 				c++
@@ -554,7 +549,6 @@ func (ix *Index) CandidatesAmongFirst(q Query, filesWithMatches bool, n int) int
 			c++ // not read: searched
 		}
 	}
-	runtime.KeepAlive(ix) // the mapping (disk.go) stays while used
 	return c
 }
 

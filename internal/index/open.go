@@ -93,8 +93,9 @@ func (ix *Index) Close() error {
 
 // VerifyBlobs checks the file table (Check), then the posting lists of an
 // index from Open against their checksums (Open does not: it would read
-// all of them); an index built in memory has none to check. The pages it read then leave the
-// process's resident set (mmap.Mapping.Evict): queries read a few lists.
+// all of them); an index built in memory has none to check. The pages it
+// read then leave the process's resident set (mmap.Mapping.Evict):
+// queries read a few lists.
 func (ix *Index) VerifyBlobs() error {
 	d := ix.disk
 	if d == nil {

@@ -44,7 +44,7 @@ func (p *postings) list(t uint32) (list []byte, ok bool) {
 // corrupt index file): a malformed varint ends it, and an id not after the
 // previous one or not below n is left out.
 func decodeInto(list []byte, b bitset, n, lim int) bool {
-	id, ok := uint64(0), true
+	id, ok, partial := uint64(0), true, lim < n
 	for len(list) > 0 {
 		d, k := binary.Uvarint(list)
 		if k <= 0 {
@@ -52,7 +52,7 @@ func decodeInto(list []byte, b bitset, n, lim int) bool {
 		}
 		list = list[k:]
 		id += d
-		if lim < n && d != 0 && id > uint64(lim) {
+		if partial && d != 0 && id > uint64(lim) {
 			return ok // ids increase: none further is below lim
 		}
 		if d == 0 || id > uint64(n) || id > uint64(len(b))*64 {

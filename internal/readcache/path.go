@@ -16,14 +16,19 @@ import (
 // space (path-utils.ts, UNICODE_SPACES). It and the two below are
 // compiled at first use: at package initialisation they cost every
 // process that loads the library 0.1 ms before its first call.
-var unicodeSpaces = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile("[\u00A0\u2000-\u200A\u202F\u205F\u3000]") })
+var unicodeSpaces = lazyRegexp("[\u00A0\u2000-\u200A\u202F\u205F\u3000]")
 
 // amPM finds " AM." and " PM." (any case), which macOS screenshot names
 // write with a narrow no-break space.
-var amPM = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`(?i) (AM|PM)\.`) })
+var amPM = lazyRegexp(`(?i) (AM|PM)\.`)
 
 // rangeSuffix is the "path:start" or "path:start-end" shorthand of §5.2.
-var rangeSuffix = sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(`^(.*):([0-9]+)(?:-([0-9]+))?$`) })
+var rangeSuffix = lazyRegexp(`^(.*):([0-9]+)(?:-([0-9]+))?$`)
+
+// lazyRegexp returns a function compiling pattern at its first call.
+func lazyRegexp(pattern string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(pattern) })
+}
 
 // expandPath is pi's expandPath: a leading "@" dropped, unicode spaces made
 // plain, "~" and "~/" expanded to the home directory.
