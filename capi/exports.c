@@ -4,9 +4,13 @@
  * Go files of this package; not part of the ABI): it blocks, on the calling
  * thread, the signals that must not reach a handler while the thread runs
  * Go code on a goroutine stack, calls Go, and restores the caller's mask
- * (signals.c explains why). On Windows it is a plain call.
+ * (signals.c explains why). On Windows it is a plain call. fscache_free
+ * frees a malloc'd result without calling Go at all (resultmem.h).
  */
 #include "signals.h"
+#include "resultmem.h"
+
+#include <stdlib.h>
 
 #include "_cgo_export.h"
 
@@ -68,10 +72,17 @@ FSCACHE_EXPORT void fscache_invalidate(const char *path_or_null) { CALL_VOID(fsc
 
 FSCACHE_EXPORT char *fscache_cache_stats(void) { CALL(char *, fscache_go_cache_stats()); }
 
+/* A malloc'd result is freed here, in C: the calling thread does not enter
+ * Go (resultmem.h says why). A pooled region goes back to Go's pool. */
 FSCACHE_EXPORT void fscache_free(char *p) {
-	if (p != NULL) {
-		CALL_VOID(fscache_go_free(p));
+	if (p == NULL) {
+		return;
 	}
+	if (fscache_result_tag(p) == FSCACHE_RESULT_MALLOC) {
+		free(p - FSCACHE_RESULT_HDR);
+		return;
+	}
+	CALL_VOID(fscache_go_free(p));
 }
 
 FSCACHE_EXPORT const char *fscache_version(void) { CALL(const char *, fscache_go_version()); }

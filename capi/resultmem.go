@@ -2,6 +2,7 @@ package main
 
 /*
 #include <stdlib.h>
+#include "resultmem.h"
 */
 import "C"
 
@@ -11,7 +12,9 @@ import (
 )
 
 // Result memory. Every string the library hands to its caller comes from
-// cAlloc and goes back through fscache_free. Small ones are malloc'd. Large
+// cAlloc and goes back through fscache_free. Each is preceded by a header
+// saying how it was allocated (resultmem.h), so that fscache_free releases
+// a malloc'd one in C without entering Go. Small ones are malloc'd. Large
 // ones (a glob of thousands of paths, a grep with many matches) are
 // regions of their own (see bigRegion): filling fresh 4 KiB pages costs a
 // page fault each, which on a virtual machine dominated a cached glob (a
@@ -46,13 +49,22 @@ type region struct {
 	n uintptr
 }
 
-// cAlloc returns n bytes the caller releases with fscache_free, or nil
-// when memory is exhausted.
+// hdr is the size of the header in front of every result (resultmem.h).
+const hdr = C.FSCACHE_RESULT_HDR
+
+// Tags of the header: how the result was allocated.
+const (
+	tagMalloc uint64 = C.FSCACHE_RESULT_MALLOC
+	tagRegion uint64 = C.FSCACHE_RESULT_REGION
+)
+
+// cAlloc returns n bytes the caller releases with fscache_free (cFree in
+// Go), or nil when memory is exhausted.
 func cAlloc(n int) unsafe.Pointer {
-	if n < bigMin {
-		return C.malloc(C.size_t(n))
+	if n+hdr < bigMin {
+		return tagged(C.malloc(C.size_t(n+hdr)), tagMalloc)
 	}
-	want := roundRegion(uintptr(n))
+	want := roundRegion(uintptr(n + hdr))
 	m := &resultMem
 	m.Lock()
 	// The smallest pooled region that fits.
@@ -68,17 +80,27 @@ func cAlloc(n int) unsafe.Pointer {
 		m.freeBytes -= r.n
 		m.track(r)
 		m.Unlock()
-		return r.p
+		return tagged(r.p, tagRegion)
 	}
 	m.Unlock()
 	p := mapRegion(want)
 	if p == nil {
-		return C.malloc(C.size_t(n))
+		return tagged(C.malloc(C.size_t(n+hdr)), tagMalloc)
 	}
 	m.Lock()
 	m.track(region{p, want})
 	m.Unlock()
-	return p
+	return tagged(p, tagRegion)
+}
+
+// tagged writes tag into the header at block and returns the result's
+// start after it; nil for a nil block.
+func tagged(block unsafe.Pointer, tag uint64) unsafe.Pointer {
+	if block == nil {
+		return nil
+	}
+	*(*uint64)(block) = tag
+	return unsafe.Add(block, hdr)
 }
 
 func (m *resultPool) track(r region) {
@@ -88,26 +110,35 @@ func (m *resultPool) track(r region) {
 	m.live[r.p] = r.n
 }
 
-// cFree releases memory from cAlloc.
+// cFree releases memory from cAlloc (fscache_free frees the malloc'd
+// ones itself and calls here for the rest).
 func cFree(p unsafe.Pointer) {
 	if p == nil {
 		return
 	}
+	block := unsafe.Add(p, -hdr)
+	switch *(*uint64)(block) {
+	case tagMalloc:
+		C.free(block)
+		return
+	case tagRegion:
+	default:
+		return // not a result of this library: left alone rather than freed wrongly
+	}
 	m := &resultMem
 	m.Lock()
-	n, ok := m.live[p]
+	n, ok := m.live[block]
 	if !ok {
 		m.Unlock()
-		C.free(p)
-		return
+		return // tagged as a region but not one handed out: never freed twice
 	}
-	delete(m.live, p)
+	delete(m.live, block)
 	if len(m.free) < poolMaxRegions && m.freeBytes+n <= poolMaxBytes {
-		m.free = append(m.free, region{p, n})
+		m.free = append(m.free, region{block, n})
 		m.freeBytes += n
 		m.Unlock()
 		return
 	}
 	m.Unlock()
-	unmapRegion(p, n)
+	unmapRegion(block, n)
 }

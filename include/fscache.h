@@ -444,10 +444,12 @@ char *fscache_cache_stats(void);
  * fscache_grep, fscache_list_workspace, fscache_read_cache,
  * fscache_read_cache_resolve, fscache_read_cache_store, fscache_cache_stats
  * or fscache_debug_goroutine_stacks. NULL is a no-op. Freeing any other
- * pointer, or the same one twice, is undefined behaviour. Any thread may call it. On Linux a large
- * result (256 KiB or more) is a mapping of its own, and the library keeps
- * up to 8 freed ones (32 MiB at most) to reuse for later results, already
- * faulted in.
+ * pointer, or the same one twice, is undefined behaviour; so is passing
+ * one of these strings to free(): it is not the start of a block of the C
+ * allocator. Any thread may call it, and most results are freed without
+ * entering the Go runtime. On Linux a large result (256 KiB or more) is a
+ * mapping of its own, and the library keeps up to 8 freed ones (32 MiB at
+ * most) to reuse for later results, already faulted in.
  */
 void fscache_free(char *p);
 
