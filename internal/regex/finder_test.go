@@ -89,6 +89,7 @@ func TestFinder(t *testing.T) {
 // TestFinderSSE2 is TestFinderAgainstNaive with indexPair's 32-byte loop
 // (AVX2) off: its 16-byte loop alone.
 func TestFinderSSE2(t *testing.T) {
+	detectCPU() // or the first finder would set it again
 	old := useAVX2
 	useAVX2 = false
 	defer func() { useAVX2 = old }()

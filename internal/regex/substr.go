@@ -55,6 +55,7 @@ func newFinder(l syntax.Lit) *finder {
 	f.c2a, f.c2b = cases(l.S[f.r2], l.Fold)
 	if hasIndexPair && f.r1 != f.r2 && cost(f.r1) > pairThreshold {
 		f.pair = true
+		detectCPU()
 		f.m1, f.o1 = pairMask(f.c1a, f.c1b)
 		f.m2, f.o2 = pairMask(f.c2a, f.c2b)
 	}
