@@ -19,15 +19,22 @@ func TestResultMemPool(t *testing.T) {
 	}
 	live0, _, _ := size()
 
+	tag := func(p unsafe.Pointer) uint64 { return *(*uint64)(unsafe.Add(p, -hdr)) }
 	small := cAlloc(100)
 	if l, _, _ := size(); l != live0 {
 		t.Fatalf("a small allocation was tracked as a region")
+	}
+	if tag(small) != tagMalloc || uintptr(small)%16 != 0 {
+		t.Fatalf("a small result: tag %#x at %p, want %#x and 16-byte alignment (fscache_free frees it in C)", tag(small), small, tagMalloc)
 	}
 	cFree(small)
 
 	p := cAlloc(bigMin + 1)
 	if p == nil {
 		t.Fatal("cAlloc returned nil")
+	}
+	if want := map[bool]uint64{true: tagRegion, false: tagMalloc}[runtime.GOOS == "linux"]; tag(p) != want {
+		t.Fatalf("a large result: tag %#x, want %#x", tag(p), want)
 	}
 	b := unsafe.Slice((*byte)(p), bigMin+1)
 	b[0], b[bigMin] = 1, 2 // the whole length is writable
