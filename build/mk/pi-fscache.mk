@@ -1,10 +1,14 @@
 # build/mk/pi-fscache.mk - pi-fscache, the pi package (bindings/pi-fscache):
 # pi's read served by the read cache, and find, grep and ls on fscache.
 #
-#   make pi-deps    npm ci in bindings/pi-fscache (pi 0.73.1 and pi-ai for the
-#                   tests; fscache-native resolves to this checkout's bindings/node)
+#   make pi-deps    npm ci in bindings/pi-fscache (both pi lines and their pi-ai
+#                   for the tests: 0.73.1 and 1.6.0; fscache-native resolves to
+#                   this checkout's bindings/node)
 #   make test-pi    node:test over bindings/pi-fscache/test/*.test.mjs against the
-#                   addon built here (part of make test)
+#                   addon built here, once per pi line (part of make test):
+#                   test-pi-0.73 on Node 20 (NODE), test-pi-1 on Node 22
+#                   (build/mk/node22.mk) with PI_LINE=1 and test/pi1-aliases.mjs
+#                   imported first (test/pi-line.mjs says what differs)
 #
 # make dist packs it as dist/pi-fscache-V.tgz (build/stage-npm.mjs --pi), its
 # dependency on fscache-native pinned to VERSION.
@@ -14,7 +18,7 @@ PI_STAMP := $(PI_DIR)/node_modules/.fscache-deps
 
 TEST_EXTRA += test-pi
 
-.PHONY: pi-deps test-pi
+.PHONY: pi-deps test-pi test-pi-0.73 test-pi-1
 
 # npm ci only when node_modules is missing or the lock file changed.
 $(PI_STAMP): $(PI_DIR)/package-lock.json $(PI_DIR)/package.json
@@ -25,5 +29,12 @@ pi-deps: $(PI_STAMP) ## npm ci in bindings/pi-fscache (only when node_modules is
 
 PI_SUITES = $(sort $(patsubst $(PI_DIR)/%,%,$(wildcard $(PI_DIR)/test/*.test.mjs)))
 
-test-pi: $(NODE_ADDON) $(PI_STAMP) ## pi-fscache's suites (bindings/pi-fscache/test/*.test.mjs: the read cache's matrix, a real pi session, the tools) against the addon built here
-	cd $(PI_DIR) && FSCACHE_NODE_ADDON=$(abspath $(NODE_ADDON)) FSCACHE_LIB=$(abspath $(LIB)) $(NODE) --test --test-reporter=spec $(PI_SUITES)
+PI_TEST_ENV = FSCACHE_NODE_ADDON=$(abspath $(NODE_ADDON)) FSCACHE_LIB=$(abspath $(LIB))
+
+test-pi: test-pi-0.73 test-pi-1 ## pi-fscache's suites (the read cache's matrix, real pi sessions, the tools) on both pi lines: 0.73.1 (Node 20) and 1.6.0 (Node 22)
+
+test-pi-0.73: $(NODE_ADDON) $(PI_STAMP) ## pi-fscache's suites (bindings/pi-fscache/test/*.test.mjs) on pi 0.73.1, Node 20
+	cd $(PI_DIR) && $(PI_TEST_ENV) PI_LINE=0.73 $(NODE) --test --test-reporter=spec $(PI_SUITES)
+
+test-pi-1: $(NODE_ADDON) $(PI_STAMP) $(NODE22) ## pi-fscache's suites (bindings/pi-fscache/test/*.test.mjs) on pi 1.6.0, Node 22
+	cd $(PI_DIR) && $(PI_TEST_ENV) PI_LINE=1 $(NODE22) --import ./test/pi1-aliases.mjs --test --test-reporter=spec $(PI_SUITES)

@@ -29,7 +29,7 @@ pi-tools-debs: ## Debian's fd-find and ripgrep, for the tools' differential test
 	@sh $(ENSURE_DEBS) $(PI_TOOLS_DEBS)
 
 # test-pi runs every test/*.test.mjs, the tools' suites among them.
-test-pi: pi-tools-debs
+test-pi-0.73 test-pi-1: pi-tools-debs
 
 test-pi-tools: $(NODE_ADDON) pi-tools-debs $(PI_STAMP) ## pi-fscache's find, grep and ls suites alone (differential test against pi's built-ins, edits seen, a pi session after pi install)
 	cd $(PI_DIR) && FSCACHE_NODE_ADDON=$(abspath $(NODE_ADDON)) FSCACHE_LIB=$(abspath $(LIB)) \

@@ -1,4 +1,5 @@
-// `pi install ./bindings/pi-fscache` with the pinned pi CLI (0.73.1), in a
+// `pi install ./bindings/pi-fscache` with the pinned pi CLI of each line
+// (test/pi-line.mjs: 0.73.1, 1.6.0), in a
 // temporary HOME and PI_CODING_AGENT_DIR so that no real configuration is
 // touched; then pi lists the package, its CLI loads the extension (the flag
 // it registers shows in `pi --help`), and pi's resource loader, reading the
@@ -10,10 +11,11 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { DefaultResourceLoader, SessionManager, SettingsManager } from "@mariozechner/pi-coding-agent";
+import { PI_VERSION, pi, piCommand } from "./pi-line.mjs";
+
+const { DefaultResourceLoader, SessionManager, SettingsManager } = pi;
 
 const PKG = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-const PI = path.join(PKG, "node_modules", ".bin", "pi");
 
 test("e2e: pi install ./bindings/pi-fscache, then pi loads it", async (t) => {
   const home = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "pi-fscache-home-")));
@@ -23,12 +25,13 @@ test("e2e: pi install ./bindings/pi-fscache, then pi loads it", async (t) => {
   delete env.PI_FSCACHE_READ;
   // pi's output, stdout and stderr (pi prints some of it, --version, on stderr)
   const pi = (...args) => {
-    const r = spawnSync(PI, args, { cwd: path.dirname(path.dirname(PKG)), env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 120000 });
+    const [exe, ...piArgs] = piCommand(...args);
+    const r = spawnSync(exe, piArgs, { cwd: path.dirname(path.dirname(PKG)), env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 120000 });
     assert.equal(r.status, 0, `pi ${args.join(" ")}: exit ${r.status}\n${r.stdout}${r.stderr}`);
     return r.stdout + r.stderr;
   };
 
-  assert.match(pi("--version"), /0\.73\.1/);
+  assert.ok(pi("--version").includes(PI_VERSION), `pi --version is ${PI_VERSION}`);
   pi("install", "./bindings/pi-fscache");
   const settings = JSON.parse(fs.readFileSync(path.join(agentDir, "settings.json"), "utf8"));
   assert.equal(settings.packages.length, 1);

@@ -7,7 +7,9 @@ import assert from "node:assert/strict";
 import { mkdtempSync, writeFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createReadToolDefinition } from "@mariozechner/pi-coding-agent";
+import { pi } from "./pi-line.mjs";
+
+const { createReadToolDefinition } = pi;
 import { native } from "../src/native.js";
 
 function lines(n, make) {

@@ -10,7 +10,9 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createHash } from "node:crypto";
-import { SessionManager, createReadToolDefinition } from "@mariozechner/pi-coding-agent";
+import { pi } from "./pi-line.mjs";
+
+const { SessionManager, createReadToolDefinition } = pi;
 import registerRead, { CUSTOM_TYPE } from "../src/read/index.js";
 import { appendToolCall } from "./session-helpers.mjs";
 

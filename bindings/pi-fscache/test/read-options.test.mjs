@@ -7,7 +7,9 @@ import assert from "node:assert/strict";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { SessionManager, createReadToolDefinition } from "@mariozechner/pi-coding-agent";
+import { pi } from "./pi-line.mjs";
+
+const { SessionManager, createReadToolDefinition } = pi;
 import registerRead, { disabledByEnv } from "../src/read/index.js";
 
 const tmpRoot = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "pi-fscache-options-")));

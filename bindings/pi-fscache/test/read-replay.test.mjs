@@ -2,7 +2,9 @@
 // SessionManager, and the memo and overlay of §7.3: no engine involved.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { SessionManager } from "@mariozechner/pi-coding-agent";
+import { pi } from "./pi-line.mjs";
+
+const { SessionManager } = pi;
 import { CUSTOM_TYPE, invalidation, parseMeta, replay, replayStart } from "../src/read/replay.js";
 import { ReadState } from "../src/read/state.js";
 import { appendToolRun } from "./session-helpers.mjs";

@@ -16,7 +16,7 @@ import { after, before, test } from "node:test";
 import { run, setupBuiltinTools } from "./tools-harness.mjs";
 
 const env = setupBuiltinTools();
-const pi = await import("@mariozechner/pi-coding-agent");
+const { pi } = await import("./pi-line.mjs");
 const { createFindOverride } = await import("../src/tools/find.js");
 const { createGrepOverride } = await import("../src/tools/grep.js");
 const { createLsOverride } = await import("../src/tools/ls.js");

@@ -22,15 +22,14 @@ import { fileURLToPath } from "node:url";
 import { run, setupBuiltinTools } from "./tools-harness.mjs";
 
 const env = setupBuiltinTools();
-const pi = await import("@mariozechner/pi-coding-agent");
-const { fauxAssistantMessage, fauxText, fauxToolCall, registerFauxProvider } = await import("@mariozechner/pi-ai");
+const { pi, piAi, createFauxSession, piCommand } = await import("./pi-line.mjs");
+const { fauxAssistantMessage, fauxText, fauxToolCall } = piAi;
 const { createFindOverride } = await import("../src/tools/find.js");
 const { createGrepOverride, fileCache } = await import("../src/tools/grep.js");
 const { createLsOverride } = await import("../src/tools/ls.js");
 const { default: registerTools, FLAGS } = await import("../src/tools/index.js");
 
 const PKG = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-const PI = path.join(PKG, "node_modules", ".bin", "pi");
 const withTools = process.env.PATH;
 const noTools = path.join(env.dir, "empty-bin");
 fs.mkdirSync(noTools);
@@ -142,7 +141,8 @@ test("(b) a pi session with the package installed by `pi install` answers find, 
   const childEnv = { ...process.env, PATH: withTools, HOME: home, PI_CODING_AGENT_DIR: agentDir };
   for (const k of ["PI_FSCACHE_TOOLS", "PI_FSCACHE_FIND", "PI_FSCACHE_GREP", "PI_FSCACHE_LS"]) delete childEnv[k];
   const cli = (...args) => {
-    const r = spawnSync(PI, args, { cwd: home, env: childEnv, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 120000 });
+    const [exe, ...piArgs] = piCommand(...args);
+    const r = spawnSync(exe, piArgs, { cwd: home, env: childEnv, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 120000 });
     assert.equal(r.status, 0, `pi ${args.join(" ")}: exit ${r.status}\n${r.stdout}${r.stderr}`);
     return r.stdout + r.stderr;
   };
@@ -169,8 +169,17 @@ test("(b) a pi session with the package installed by `pi install` answers find, 
   for (const name of ["find", "grep", "ls"]) assert.ok(mine.tools.has(name), `the package registers ${name}`);
 
   const script = [];
-  const faux = registerFauxProvider({ provider: "faux-tools", models: [{ id: "scripted", contextWindow: 200000, maxTokens: 4096 }] });
-  t.after(() => faux.unregister());
+  const sessionManager = pi.SessionManager.inMemory(cwd);
+  const { session, faux } = await createFauxSession(t, {
+    provider: "faux-tools",
+    models: [{ id: "scripted", contextWindow: 200000, maxTokens: 4096 }],
+    cwd,
+    agentDir,
+    settingsManager,
+    resourceLoader,
+    sessionManager,
+    tools: ["read", "bash", "edit", "write", "find", "grep", "ls"],
+  });
   faux.setResponses(
     Array.from({ length: 50 }, () => () => {
       const step = script.shift();
@@ -179,22 +188,6 @@ test("(b) a pi session with the package installed by `pi install` answers find, 
     }),
   );
   const call = (name, args) => fauxAssistantMessage(fauxToolCall(name, args), { stopReason: "toolUse" });
-  const authStorage = pi.AuthStorage.inMemory();
-  authStorage.setRuntimeApiKey("faux-tools", "unused");
-  const modelRegistry = pi.ModelRegistry.create(authStorage, path.join(agentDir, "models.json"));
-  const sessionManager = pi.SessionManager.inMemory(cwd);
-  const { session } = await pi.createAgentSession({
-    cwd,
-    agentDir,
-    model: faux.getModel(),
-    authStorage,
-    modelRegistry,
-    settingsManager,
-    resourceLoader,
-    sessionManager,
-    tools: ["read", "bash", "edit", "write", "find", "grep", "ls"],
-  });
-  t.after(() => session.dispose());
   assert.equal(session.getToolDefinition("find").execute.name, "fscacheFind");
   assert.equal(session.getToolDefinition("grep").execute.name, "fscacheGrep");
   assert.equal(session.getToolDefinition("ls").execute.name, "fscacheLs");
