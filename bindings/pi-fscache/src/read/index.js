@@ -52,6 +52,37 @@ function rethrow(err) {
   throw e;
 }
 
+// How the host's read counts a file's lines (issue 43), found by running
+// its own read tool once on text in memory (its `operations` hook: no file
+// is touched): 2,001 lines ending in "\n". pi 0.73 splits on "\n", so the
+// trailing newline makes a last empty line (2002 in details.truncation);
+// pi 1.x's streamed read does not count it (2001). The engine's
+// details.truncation, markers and diff headers then count as the host's
+// read does ("split" or "lines").
+const PROBE_LINES = 2001;
+let lineCountProbe;
+async function hostLineCount(createReadToolDefinitionFn) {
+  lineCountProbe ??= (async () => {
+    const text = Buffer.from("x\n".repeat(PROBE_LINES));
+    const operations = {
+      readFile: async () => text,
+      access: async () => undefined,
+      detectImageMimeType: async () => undefined,
+      createReadStream: async function* () {
+        yield text;
+      },
+    };
+    try {
+      const tool = createReadToolDefinitionFn(process.cwd(), { operations });
+      const r = await tool.execute("fscache-probe", { path: "probe.txt" });
+      return r?.details?.truncation?.totalLines === PROBE_LINES ? "lines" : "split";
+    } catch {
+      return "split";
+    }
+  })();
+  return lineCountProbe;
+}
+
 /** [start, end] of a read's lines: undefined for the whole file. */
 function requestedRange(offset, limit) {
   if (offset === undefined && limit === undefined) return [undefined, undefined];
@@ -74,6 +105,9 @@ export default function registerRead(pi, options = {}) {
   let warned = false;
 
   const template = createReadToolDefinition(process.cwd());
+  // pi 1.x's read declares an outputSchema and returns structuredContent
+  // (the text, for programs calling the tool: codemode); 0.73's does neither.
+  const structured = template.outputSchema !== undefined;
   const flagOff = () => {
     try {
       return typeof pi.getFlag === "function" && pi.getFlag(FLAG) === true;
@@ -132,9 +166,10 @@ export default function registerRead(pi, options = {}) {
       }
     }
 
+    const lineCount = await hostLineCount(createReadToolDefinition);
     let result;
     try {
-      result = await native.readCache({ path, cwd, offset, limit, pathKey: resolved.pathKey, bases, signal });
+      result = await native.readCache({ path, cwd, offset, limit, pathKey: resolved.pathKey, bases, signal, lineCount });
     } catch (err) {
       const code = errorWithCode(err);
       if (code === "cancelled" || signal?.aborted) throw new Error("Operation aborted");
@@ -151,7 +186,9 @@ export default function registerRead(pi, options = {}) {
       details.readcache = result.meta;
       if (sm) state.record(sm, result.meta.pathKey, result.meta.scopeKey, result.meta.servedHash);
     }
-    return { content: [{ type: "text", text: result.text }], details };
+    const answer = { content: [{ type: "text", text: result.text }], details };
+    if (structured) answer.structuredContent = result.text;
+    return answer;
   }
 
   // Reads run one at a time, in the order pi starts them (the source order
@@ -167,17 +204,9 @@ export default function registerRead(pi, options = {}) {
     return run;
   }
 
-  pi.registerTool({
-    name: template.name,
-    label: template.label,
-    description: template.description,
-    promptSnippet: template.promptSnippet,
-    promptGuidelines: template.promptGuidelines,
-    parameters: template.parameters,
-    execute: executeInOrder,
-    renderCall: template.renderCall,
-    renderResult: template.renderResult,
-  });
+  // pi's own definition (name, parameters, description, renderers, and on
+  // pi 1.x outputSchema and constrainedSampling) with execute replaced.
+  pi.registerTool({ ...template, execute: executeInOrder });
 
   // §17: the persistent invalidation of a path's scope.
   async function refresh(pathArg, offset, limit, ctx) {
