@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test-dist.sh DIST VERSION BUN ARM64_NODE QEMU SYSROOT
+# test-dist.sh DIST VERSION BUN ARM64_NODE QEMU SYSROOT NODE22
 #
 # Installs the packages of `make dist` the way a user does, in temporary
 # projects whose PATH holds only node, npm and bun (no Go, no C compiler),
@@ -17,8 +17,10 @@
 #   3. the overlay's command (fscache-pi-natives install/uninstall) under a
 #      stand-in for an installed agent: the agent loads the overlay, then the
 #      real pi-natives again;
-#   4. the pi package pi-fscache, packed, with pi from the npm registry:
-#      its read answers a reread with the marker, through the installed engine;
+#   4. the pi package pi-fscache, packed, with pi from the npm registry, once
+#      per pi line (1.6.0 on NODE22, 0.73.1 on node): loaded by that pi's own
+#      extension loader, its read answers a reread with the marker, through
+#      the installed engine;
 #   5. linux-arm64: the same script under qemu with an arm64 Node;
 #   6. the C SDK: a program built with nothing but
 #      `cc example.c $(pkg-config --cflags --libs fscache)`, from the
@@ -27,7 +29,7 @@
 # npm's downloads (pi-natives is 90-150 MB a version) are cached in
 # $FSCACHE_CACHE/npm.
 set -euo pipefail
-dist=$(realpath "$1") version=$2 bun=$3 armnode=$4 qemu=$(command -v "$5") sysroot=$6
+dist=$(realpath "$1") version=$2 bun=$3 armnode=$4 qemu=$(command -v "$5") sysroot=$6 node22=$7
 cache=${FSCACHE_CACHE:-$HOME/.cache/fscache}
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
@@ -178,35 +180,45 @@ echo "install/uninstall ok"
 
 echo "== the pi package pi-fscache, packed, beside pi from the npm registry"
 # Its dependency fscache-native comes from the packed tarballs (overrides),
-# pi from the registry at the version the package is tested with; pi's read
-# through the package answers a reread with the marker, from the installed
-# engine (no checkout on the way).
+# pi from the registry at the version the package is tested with, on each
+# line's Node; pi's own resource loader loads the installed package (as
+# after `pi install npm:pi-fscache`), whose read answers a reread with the
+# marker, from the installed engine (no checkout on the way).
 pi_tgz=$dist/pi-fscache-$version.tgz
-pi_pin=$(node -p "require('$top/bindings/pi-fscache/package.json').devDependencies['@mariozechner/pi-coding-agent']")
-dir=$tmp/pi
-mkdir -p "$dir"
-cat >"$dir/package.json" <<-EOF
-{
-  "name": "fscache-pi-test",
-  "private": true,
-  "type": "module",
-  "dependencies": {
-    "pi-fscache": "file:$pi_tgz",
-    "@mariozechner/pi-coding-agent": "$pi_pin"
-  },
-  "overrides": {
-    "fscache-native": "file:$main_tgz",
-    "fscache-native-linux-x64-gnu": "file:$x64_tgz"
-  }
+# pi_line NAME NODE: the package beside pi NAME (at its devDependencies pin).
+pi_line() {
+	local name=$1 node=$2 pin dir
+	pin=$(node -p "require('$top/bindings/pi-fscache/package.json').devDependencies['$name']")
+	dir=$tmp/pi-${name##*/}-$pin
+	mkdir -p "$dir/bin"
+	ln -s "$(realpath "$node")" "$dir/bin/node"
+	ln -s "$(realpath "$(command -v npm)")" "$dir/bin/npm"
+	cat >"$dir/package.json" <<-EOF
+	{
+	  "name": "fscache-pi-test",
+	  "private": true,
+	  "type": "module",
+	  "dependencies": {
+	    "pi-fscache": "file:$pi_tgz",
+	    "$name": "$pin"
+	  },
+	  "overrides": {
+	    "fscache-native": "file:$main_tgz",
+	    "fscache-native-linux-x64-gnu": "file:$x64_tgz"
+	  }
+	}
+	EOF
+	# --ignore-scripts: some of pi's dependencies run install scripts through sh,
+	# which this PATH does not have (ours have none).
+	(cd "$dir" && env -i HOME="$HOME" TMPDIR="${TMPDIR:-/tmp}" PATH="$dir/bin" npm_config_cache="$cache/npm" \
+		npm install --no-audit --no-fund --loglevel=error --ignore-scripts)
+	test ! -L "$dir/node_modules/fscache-native"
+	printf 'hello\nworld\n' >"$dir/hello.txt"
+	cp "$here/pi-smoke.mjs" "$dir/"
+	(cd "$dir" && env -i HOME="$HOME" TMPDIR="${TMPDIR:-/tmp}" PATH="$dir/bin" node pi-smoke.mjs "$name")
 }
-EOF
-# --ignore-scripts: some of pi's dependencies run install scripts through sh,
-# which this PATH does not have (ours have none).
-(cd "$dir" && run npm install --no-audit --no-fund --loglevel=error --ignore-scripts)
-test ! -L "$dir/node_modules/fscache-native"
-printf 'hello\nworld\n' >"$dir/hello.txt"
-cp "$here/pi-smoke.mjs" "$dir/"
-(cd "$dir" && run node pi-smoke.mjs)
+pi_line @earendil-works/pi-coding-agent "$node22"
+pi_line @mariozechner/pi-coding-agent "$(command -v node)"
 
 echo "== linux-arm64: the arm64 package under qemu with an arm64 Node"
 project "$tmp/arm64" "$arm_tgz" --os=linux --cpu=arm64 --libc=glibc
