@@ -6,6 +6,8 @@
 #       (@earendil-works/pi-coding-agent under DIR, a node_modules; pi 1.x
 #       is not a dependency here): text, details.truncation field by field
 #       and errors on generated files (bindings/node/bench/pi1-parity.mjs).
+#   make readcache-soak [READCACHE_SOAK=60s]
+#       TestStoreConcurrentSessions for a minute instead of 2 s.
 
 PI1_MODULES ?=
 PI1_NODE    ?= $(NODE)
@@ -15,3 +17,13 @@ PI1_NODE    ?= $(NODE)
 pi1-parity: $(NODE_ADDON) ## readCache lineCount "lines" against pi 1.x's read (PI1_MODULES=node_modules holding it, PI1_NODE=node 22+)
 	@test -n "$(PI1_MODULES)" || { echo "pi1-parity: set PI1_MODULES to a node_modules holding @earendil-works/pi-coding-agent"; exit 2; }
 	PI1_MODULES=$(PI1_MODULES) FSCACHE_NODE_ADDON=$(abspath $(NODE_ADDON)) $(PI1_NODE) $(NODE_DIR)/bench/pi1-parity.mjs
+
+# TestStoreConcurrentSessions runs 2 s in `make test`; this runs it for
+# READCACHE_SOAK (default a minute): four processes reading, editing,
+# pruning and damaging one object store.
+READCACHE_SOAK ?= 60s
+
+.PHONY: readcache-soak
+
+readcache-soak: ## four processes on one read cache store for READCACHE_SOAK (default 60s): TestStoreConcurrentSessions
+	FSCACHE_READCACHE_SOAK=$(READCACHE_SOAK) $(GO) test -count=1 -timeout 30m -run '^TestStoreConcurrentSessions$$' -v ./internal/readcache

@@ -234,14 +234,27 @@ func readFile(p string, limit int64) ([]byte, error) {
 	return openRegular(p, openFlags, limit)
 }
 
-// readRegular reads a store object, refusing a symlink or anything but a
-// regular file.
-func readRegular(p string) ([]byte, error) {
-	return openRegular(p, openFlags|noFollow, -1)
+// readRegularInfo reads a store object, refusing a symlink or anything but
+// a regular file, and says which file it read.
+func readRegularInfo(p string) ([]byte, fs.FileInfo, error) {
+	f, err := os.OpenFile(p, openFlags|noFollow, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, nil, errNotRegular
+	}
+	b, err := io.ReadAll(f)
+	return b, fi, err
 }
 
 // openRegular opens p with flags and reads it whole when it is a regular
-// file of at most limit bytes (limit < 0: any size).
+// file of at most limit bytes.
 func openRegular(p string, flags int, limit int64) ([]byte, error) {
 	f, err := os.OpenFile(p, flags, 0)
 	if err != nil {
@@ -254,9 +267,6 @@ func openRegular(p string, flags int, limit int64) ([]byte, error) {
 	}
 	if !fi.Mode().IsRegular() {
 		return nil, errNotRegular
-	}
-	if limit < 0 {
-		return io.ReadAll(f)
 	}
 	b, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {

@@ -169,12 +169,16 @@ func checkDir(dir string, fi fs.FileInfo) error {
 // not hash to its name (a damaged object is removed).
 func (s *store) get(hash string) (string, bool) {
 	p := filepath.Join(s.dir, "objects", objectName(hash))
-	b, err := readRegular(p)
+	b, fi, err := readRegularInfo(p)
 	if err != nil {
 		return "", false
 	}
 	if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != hash {
-		_ = os.Remove(p)
+		// Removed unless another session has renamed a good copy into
+		// place since it was opened.
+		if now, err := os.Lstat(p); err == nil && os.SameFile(fi, now) {
+			_ = os.Remove(p)
+		}
 		return "", false
 	}
 	now := time.Now()
