@@ -144,7 +144,13 @@ func decodeReadCache(js string, flag func() bool) (readCacheOptions, error) {
 		MaxFileBytes:       d.size("maxFileBytes"),
 		StoreMaxBytes:      d.size("storeMaxBytes"),
 		StoreMaxAgeSeconds: d.size("storeMaxAgeSeconds"),
+		LineCount:          d.str("lineCount", false),
 	}}
+	switch o.LineCount {
+	case "", readcache.LineCountSplit, readcache.LineCountLines:
+	default:
+		d.fail("lineCount", `expected "split" or "lines", got %q`, o.LineCount)
+	}
 	o.TimeoutMs = d.cancel(nil).TimeoutMs
 	o.flag = flag
 	return o, d.err

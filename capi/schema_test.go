@@ -102,6 +102,8 @@ func wantGoType(f schemaField) string {
 		return "map[string]string"
 	case "StringArray":
 		return "[]string"
+	case "LineCount":
+		return "string"
 	}
 	return "?" + f.Type
 }
@@ -332,6 +334,12 @@ func TestSchemaDecode(t *testing.T) {
 			case "StringArray":
 				valid, want, wrong = []any{"*.pem", ".env*"}, []string{"*.pem", ".env*"}, "*.pem"
 				more = [][2]any{{[]any{}, []string{}}}
+			case "LineCount":
+				valid, want, wrong = "lines", "lines", 1
+				more = [][2]any{{"split", "split"}}
+				if _, err := decodeWith(t, it, with("Lines")); err == nil || !strings.HasPrefix(err.Error(), where+": ") {
+					t.Errorf("%s = \"Lines\": error %v, want one naming %s", where, err, where)
+				}
 			default:
 				t.Fatalf("%s: unknown type %q", where, f.Type)
 			}
@@ -470,7 +478,7 @@ func TestSchemaHeader(t *testing.T) {
 	}
 	jsonType := map[string]string{"string": "string", "boolean": "bool", "number": "number",
 		"FileType": "number", "GrepOutputMode": "string", "integer": "number", "size": "number",
-		"StringMap": "object", "StringArray": "array"}
+		"StringMap": "object", "StringArray": "array", "LineCount": "string"}
 	for _, it := range loadSchema(t) {
 		key := it.C + ", " + it.Name
 		got, ok := tables[key]

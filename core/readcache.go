@@ -113,6 +113,15 @@ type ReadCacheOptions struct {
 	// StoreMaxAgeSeconds prunes objects older than that; 0 is the engine's
 	// default.
 	StoreMaxAgeSeconds int64
+	// LineCount is how the line totals of Truncation, the markers and the
+	// diff header are counted: "split" (pi 0.73, @mariozechner: the text
+	// split on "\n", so a trailing newline makes a last empty line; ""
+	// is it: default split) or "lines" (pi 1.x, @earendil-works: a
+	// trailing empty line is not counted and not truncated on, so a
+	// 120-line file ending in a newline is "[readcache: unchanged, 120
+	// lines]"). The continuation notices, the offset error and Meta count
+	// lines split either way, as both pi lines do.
+	LineCount string
 	// TimeoutMs, when not nil, ends the call with CodeTimeout after that
 	// many milliseconds; 0 has expired before the call starts.
 	TimeoutMs *int64
@@ -236,7 +245,7 @@ func ReadCache(ctx context.Context, o ReadCacheOptions) (ReadCacheResult, error)
 		ResolveOptions: readcache.ResolveOptions{Path: o.Path, Cwd: o.Cwd, Offset: o.Offset, Limit: o.Limit},
 		PathKey:        o.PathKey, Bases: o.Bases, StoreDir: o.StoreDir, NoStore: o.NoStore,
 		Exclude: o.Exclude, MaxFileBytes: o.MaxFileBytes, StoreMaxBytes: o.StoreMaxBytes,
-		StoreMaxAgeSeconds: o.StoreMaxAgeSeconds, Cancel: tok.Stopped,
+		StoreMaxAgeSeconds: o.StoreMaxAgeSeconds, LineCount: o.LineCount, Cancel: tok.Stopped,
 	})
 	if err != nil {
 		return ReadCacheResult{}, readCacheError(err, tok)

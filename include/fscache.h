@@ -35,7 +35,11 @@
  *   storeMaxBytes and storeMaxAgeSeconds are non-negative, read up to
  *   2^53, 0 meaning the default; bases is an object whose values are
  *   strings ({"full": "<sha256>", "r:3:9": "<sha256>"}); exclude an array
- *   of strings ([] excludes nothing; absent: the defaults).
+ *   of strings ([] excludes nothing; absent: the defaults); lineCount is
+ *   "split" (pi 0.73's line totals: a trailing newline makes a last empty
+ *   line) or "lines" (pi 1.x's details.truncation: a trailing empty line
+ *   is not counted, nor truncated on; the markers and diff header count
+ *   the same way), another string an invalid_options error.
  *   (schema/options.json holds the same table; capi's tests check this one
  *   against it.)
  *   fscache_glob, GlobOptions:
@@ -97,6 +101,7 @@
  *     maxFileBytes        number  -
  *     storeMaxBytes       number  -
  *     storeMaxAgeSeconds  number  -
+ *     lineCount           string  "split"
  *     timeoutMs           number  -
  *   fscache_read_cache_resolve, ReadCacheResolveOptions:
  *     path                string  required

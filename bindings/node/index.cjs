@@ -160,6 +160,7 @@ const GrepOutputMode = Object.freeze({
 
 const FILE_TYPES = new Set([1, 2, 3]);
 const GREP_MODES = new Set(["content", "count", "filesWithMatches"]);
+const LINE_COUNTS = new Set(["split", "lines"]);
 
 /* ------------------------------------------------------------- validation */
 
@@ -228,6 +229,13 @@ const CONVERT = {
   stringArray(v, where) {
     if (!Array.isArray(v)) throw typeError(`${where} must be an array of strings, got ${describe(v)}`, "ArrayExpected");
     return v.map((x, i) => CONVERT.string(x, `${where}[${i}]`));
+  },
+  /* The read cache's lineCount. */
+  lineCount(v, where) {
+    if (typeof v !== "string" || !LINE_COUNTS.has(v)) {
+      throw typeError(`${where} must be a LineCount ("split" or "lines"), got ${describe(v)}`, typeof v === "string" ? "InvalidArg" : "StringExpected");
+    }
+    return v;
   },
   mode(v, where) {
     if (typeof v !== "string" || !GREP_MODES.has(v)) {
@@ -307,6 +315,7 @@ const SCHEMAS = {
     maxFileBytes: "size",
     storeMaxBytes: "size",
     storeMaxAgeSeconds: "size",
+    lineCount: "lineCount",
     timeoutMs: "u32",
   },
   ReadCacheResolveOptions: {

@@ -337,6 +337,15 @@ export interface ReadCacheOptions {
   storeMaxBytes?: number
   /** Objects older than this are pruned. 0 or absent: the library's default. */
   storeMaxAgeSeconds?: number
+  /**
+   * How line totals are counted (fscache's own option). `"split"`: pi 0.73's (`@mariozechner/pi-coding-agent`), the
+   * text split on `\n`, so a trailing newline makes a last empty line. `"lines"`: pi 1.x's
+   * (`@earendil-works/pi-coding-agent`): `truncation.totalLines` and `outputLines` do not count a trailing empty line
+   * (nor does truncation: 2000 lines ending in a newline are not truncated), and neither do the markers' and the
+   * diff header's totals (`[readcache: unchanged, 120 lines]` for 120 lines ending in a newline). The continuation
+   * notices, the offset error and `meta.totalLines` count lines split either way, as both pi lines do. Default: `split`.
+   */
+  lineCount?: "split" | "lines"
   /** Abort signal: the call rejects with an AbortError and writes nothing. */
   signal?: unknown
   /** Timeout in milliseconds ("Aborted: Timeout", code `"timeout"`). */

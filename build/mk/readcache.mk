@@ -1,12 +1,29 @@
-# build/mk/readcache.mk - the read cache's calls through bun:ffi (issue 34).
-# Its Go, C, Node and Bun suites already run in `make test` (go test, ctest,
-# test/*.test.mjs); pi-fscache's suites run in test-pi (build/mk/pi-fscache.mk).
+# build/mk/readcache.mk - the read cache's checks that need more than the
+# Go and Node suites have.
 #
-#   make test-ffi-readcache   bun:test suite calling fscache_read_cache* through bun:ffi
+#   make pi1-parity PI1_MODULES=DIR [PI1_NODE=node22]
+#       readCache({lineCount: "lines"}) against pi 1.x's own read tool
+#       (@earendil-works/pi-coding-agent under DIR, a node_modules; pi 1.x
+#       is not a dependency here): text, details.truncation field by field
+#       and errors on generated files (bindings/node/bench/pi1-parity.mjs).
+#   make readcache-soak [READCACHE_SOAK=60s]
+#       TestStoreConcurrentSessions for a minute instead of 2 s.
 
-.PHONY: test-ffi-readcache
+PI1_MODULES ?=
+PI1_NODE    ?= $(NODE)
 
-test-ffi-readcache: $(LIB) $(NODE_STAMP) ## bun:test suite calling fscache_read_cache, _resolve and _store through bun:ffi
-	cd $(NODE_DIR) && $(NODE_TEST_ENV) $(BUN_TEST) ./test/readcache.ffi.bun.test.ts
+.PHONY: pi1-parity
 
-TEST_EXTRA += test-ffi-readcache
+pi1-parity: $(NODE_ADDON) ## readCache lineCount "lines" against pi 1.x's read (PI1_MODULES=node_modules holding it, PI1_NODE=node 22+)
+	@test -n "$(PI1_MODULES)" || { echo "pi1-parity: set PI1_MODULES to a node_modules holding @earendil-works/pi-coding-agent"; exit 2; }
+	PI1_MODULES=$(PI1_MODULES) FSCACHE_NODE_ADDON=$(abspath $(NODE_ADDON)) $(PI1_NODE) $(NODE_DIR)/bench/pi1-parity.mjs
+
+# TestStoreConcurrentSessions runs 2 s in `make test`; this runs it for
+# READCACHE_SOAK (default a minute): four processes reading, editing,
+# pruning and damaging one object store.
+READCACHE_SOAK ?= 60s
+
+.PHONY: readcache-soak
+
+readcache-soak: ## four processes on one read cache store for READCACHE_SOAK (default 60s): TestStoreConcurrentSessions
+	FSCACHE_READCACHE_SOAK=$(READCACHE_SOAK) $(GO) test -count=1 -timeout 30m -run '^TestStoreConcurrentSessions$$' -v ./internal/readcache

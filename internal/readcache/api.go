@@ -77,6 +77,12 @@ type Options struct {
 	// objects pruned first); 0 means the defaults.
 	StoreMaxBytes      int64
 	StoreMaxAgeSeconds int64
+	// LineCount is how the line totals of details.truncation, the markers
+	// and the diff header are counted, and so which pi's truncation is
+	// mimicked: LineCountSplit (pi 0.73; "" is it) or LineCountLines (pi
+	// 1.x). The continuation notices, the offset error and Meta count
+	// lines split either way, as both pi lines do.
+	LineCount string
 	// Cancel, when not nil, is polled; a cancelled read returns an error
 	// and writes nothing.
 	Cancel func() bool

@@ -48,6 +48,14 @@ func Read(o Options) (Result, error) {
 	if cancelled(o.Cancel) {
 		return Result{}, errCancelled()
 	}
+	var byLines bool
+	switch o.LineCount {
+	case "", LineCountSplit:
+	case LineCountLines:
+		byLines = true
+	default:
+		return Result{}, &Error{Code: CodeInvalidOptions, Message: fmt.Sprintf("readcache: lineCount %q: expected %q or %q", o.LineCount, LineCountSplit, LineCountLines)}
+	}
 	if (r.Offset != nil && *r.Offset < 0) || (r.Limit != nil && *r.Limit < 1) {
 		return baseline("unusual_range")
 	}
@@ -125,17 +133,17 @@ func Read(o Options) (Result, error) {
 
 	full := func(mode Mode, reason string) {
 		res.Mode, res.Reason = mode, reason
-		res.Text, res.Truncation = piText(lines, w, r.Path)
+		res.Text, res.Truncation = piText(lines, w, r.Path, byLines)
 	}
 	switch {
 	case base == "":
 		full(ModeFull, "")
-	case base == hash && (!fromFull || covered(lines, end)):
+	case base == hash && (!fromFull || covered(lines, end, byLines)):
 		res.Mode = ModeUnchanged
-		res.Text = markerUnchanged(len(lines))
+		res.Text = markerUnchanged(lineTotal(lines, byLines))
 		if scope != "full" {
 			res.Mode = ModeUnchangedRange
-			res.Text = markerUnchangedRange(start, end, len(lines))
+			res.Text = markerUnchangedRange(start, end, lineTotal(lines, byLines))
 		}
 	case base == hash:
 		// The full read this range falls back on showed fewer lines.
@@ -151,14 +159,14 @@ func Read(o Options) (Result, error) {
 		case scope != "full":
 			oldLines := strings.Split(old, "\n")
 			if end <= len(oldLines) && slices.Equal(oldLines[start-1:end], lines[start-1:end]) &&
-				(!fromFull || covered(oldLines, end)) {
+				(!fromFull || covered(oldLines, end, byLines)) {
 				res.Mode = ModeUnchangedRange
 				res.Text = markerUnchangedRangeElsewhere(start, end)
 			} else {
 				full(ModeFullFallback, "range_changed")
 			}
 		default:
-			if err := serveDiff(&res, o, lines, w, old, text); err != nil {
+			if err := serveDiff(&res, o, lines, w, old, text, byLines); err != nil {
 				return Result{}, err
 			}
 		}
@@ -182,14 +190,14 @@ func Read(o Options) (Result, error) {
 // to text when it is useful (§16.3): within pi's own output limits and at
 // most half the size of the full answer it replaces. Otherwise the full
 // answer (ModeFullFallback).
-func serveDiff(res *Result, o Options, lines []string, w window, old, text string) error {
-	fullText, fullTrunc := piText(lines, w, res.Path)
+func serveDiff(res *Result, o Options, lines []string, w window, old, text string, byLines bool) error {
+	fullText, fullTrunc := piText(lines, w, res.Path, byLines)
 	budget := min(maxBytes, len(fullText)/2)
 	name := strings.TrimPrefix(res.Path, "@")
 	patch, stats, err := diff.Unified(name, name, old, text, diff.Options{Context: diffContext, MaxBytes: budget, Cancel: o.Cancel})
 	var out string
 	if err == nil {
-		out = diffHeader(stats.Changed, len(lines)) + patch
+		out = diffHeader(stats.Changed, lineTotal(lines, byLines)) + patch
 		// Served only when it provably turns the base into the current
 		// text: a wrong diff would have the model edit the wrong thing.
 		if got, aerr := diff.Apply(old, patch); aerr != nil || got != text {
@@ -210,8 +218,8 @@ func serveDiff(res *Result, o Options, lines []string, w window, old, text strin
 
 // covered: a full read of these lines showed the lines up to end (pi's
 // read truncates at maxLines lines or maxBytes bytes).
-func covered(lines []string, end int) bool {
-	t := truncateHead(lines)
+func covered(lines []string, end int, byLines bool) bool {
+	t := truncateHead(lines, byLines)
 	return !t.Truncated || end <= t.OutputLines
 }
 
@@ -226,14 +234,27 @@ func readFile(p string, limit int64) ([]byte, error) {
 	return openRegular(p, openFlags, limit)
 }
 
-// readRegular reads a store object, refusing a symlink or anything but a
-// regular file.
-func readRegular(p string) ([]byte, error) {
-	return openRegular(p, openFlags|noFollow, -1)
+// readRegularInfo reads a store object, refusing a symlink or anything but
+// a regular file, and says which file it read.
+func readRegularInfo(p string) ([]byte, fs.FileInfo, error) {
+	f, err := os.OpenFile(p, openFlags|noFollow, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, nil, err
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, nil, errNotRegular
+	}
+	b, err := io.ReadAll(f)
+	return b, fi, err
 }
 
 // openRegular opens p with flags and reads it whole when it is a regular
-// file of at most limit bytes (limit < 0: any size).
+// file of at most limit bytes.
 func openRegular(p string, flags int, limit int64) ([]byte, error) {
 	f, err := os.OpenFile(p, flags, 0)
 	if err != nil {
@@ -246,9 +267,6 @@ func openRegular(p string, flags int, limit int64) ([]byte, error) {
 	}
 	if !fi.Mode().IsRegular() {
 		return nil, errNotRegular
-	}
-	if limit < 0 {
-		return io.ReadAll(f)
 	}
 	b, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {

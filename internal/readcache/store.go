@@ -57,7 +57,71 @@ func openStore(dir string) (*store, error) {
 			return nil, err
 		}
 	}
-	return &store{dir: dir}, nil
+	s := &store{dir: dir}
+	if err := s.markers(); err != nil {
+		return nil, err
+	}
+	return s, nil
+}
+
+// The store's marker files: a .gitignore of "*" keeps the store (itself
+// included) out of git, so a read in a repository leaves `git status`
+// clean (git shows no untracked directory whose files are all ignored);
+// CACHEDIR.TAG (the Cache Directory Tagging specification) keeps it out
+// of backups and archivers that honour the tag.
+const (
+	gitignoreName    = ".gitignore"
+	gitignoreContent = "# fscache's read cache: nothing here belongs in git.\n*\n"
+	cachedirTagName  = "CACHEDIR.TAG"
+	cachedirTag      = "Signature: 8a477f597d28d172789f06886806bc55\n" +
+		"# This file is a cache directory tag created by fscache's read cache.\n" +
+		"# For information about cache directory tags, see:\n" +
+		"#\thttps://bford.info/cachedir/\n"
+)
+
+// markers writes the store's .gitignore and CACHEDIR.TAG where they are
+// missing (a store made before they existed gets them at its next use).
+// Each is written to tmp/ and renamed into place, so a concurrent process
+// never sees part of one; one that exists, whatever its content, is left
+// as the user may have made it.
+func (s *store) markers() error {
+	for _, m := range [...]struct{ name, content string }{
+		{gitignoreName, gitignoreContent},
+		{cachedirTagName, cachedirTag},
+	} {
+		p := filepath.Join(s.dir, m.name)
+		if _, err := os.Lstat(p); err == nil {
+			continue
+		}
+		if err := s.writeAtomic(p, []byte(m.content)); err != nil {
+			return &Error{Code: CodeStore, Message: fmt.Sprintf("read cache store %s: cannot write its %s: %v", s.dir, m.name, err)}
+		}
+	}
+	return nil
+}
+
+// writeAtomic writes content to a unique file in tmp/ and renames it to p.
+func (s *store) writeAtomic(p string, content []byte) error {
+	var rnd [8]byte
+	_, _ = rand.Read(rnd[:])
+	tmp := filepath.Join(s.dir, "tmp", fmt.Sprintf("%s.%d.%s.tmp", filepath.Base(p), os.Getpid(), hex.EncodeToString(rnd[:])))
+	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	_, werr := f.Write(content)
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		// rename replaces atomically; a concurrent writer of the same
+		// name wrote the same bytes.
+		werr = os.Rename(tmp, p)
+	}
+	if werr != nil {
+		_ = os.Remove(tmp)
+	}
+	return werr
 }
 
 // secureDir creates dir (0700; with its parents when parents) when missing
@@ -105,12 +169,16 @@ func checkDir(dir string, fi fs.FileInfo) error {
 // not hash to its name (a damaged object is removed).
 func (s *store) get(hash string) (string, bool) {
 	p := filepath.Join(s.dir, "objects", objectName(hash))
-	b, err := readRegular(p)
+	b, fi, err := readRegularInfo(p)
 	if err != nil {
 		return "", false
 	}
 	if sum := sha256.Sum256(b); hex.EncodeToString(sum[:]) != hash {
-		_ = os.Remove(p)
+		// Removed unless another session has renamed a good copy into
+		// place since it was opened.
+		if now, err := os.Lstat(p); err == nil && os.SameFile(fi, now) {
+			_ = os.Remove(p)
+		}
 		return "", false
 	}
 	now := time.Now()
@@ -127,28 +195,11 @@ func (s *store) put(hash string, content []byte) error {
 		_ = os.Chtimes(p, now, now)
 		return nil
 	}
-	var rnd [8]byte
-	_, _ = rand.Read(rnd[:])
-	tmp := filepath.Join(s.dir, "tmp", fmt.Sprintf("%s.%d.%s.tmp", hash[:16], os.Getpid(), hex.EncodeToString(rnd[:])))
-	f, err := os.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
-	if err != nil {
-		return fmt.Errorf("read cache store: %w", err)
-	}
 	// No fsync: an object a crash left short or empty fails the check of
 	// its content against its name when read, and counts as missing (the
 	// read is then served in full). A sync would cost a reread ~1 ms.
-	_, werr := f.Write(content)
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		// rename replaces atomically; a concurrent writer of the same
-		// object wrote the same bytes.
-		werr = os.Rename(tmp, p)
-	}
-	if werr != nil {
-		_ = os.Remove(tmp)
-		return fmt.Errorf("read cache store: writing %s: %w", objectName(hash), werr)
+	if err := s.writeAtomic(p, content); err != nil {
+		return fmt.Errorf("read cache store: writing %s: %w", objectName(hash), err)
 	}
 	return nil
 }

@@ -28,18 +28,47 @@ func formatSize(b int) string {
 	}
 }
 
+// How line totals are counted (Options.LineCount).
+const (
+	// LineCountSplit is pi 0.73's count: the text split on "\n", so a
+	// trailing newline makes a last empty line (a 120-line file ending in
+	// a newline has 121).
+	LineCountSplit = "split"
+	// LineCountLines is pi 1.x's count of details.truncation.totalLines:
+	// a trailing empty line is not counted, and empty content has 0
+	// lines. It also decides truncation (pi 1.x's truncateHead): 2000
+	// lines ending in a newline are not truncated.
+	LineCountLines = "lines"
+)
+
+// counted are the lines a line count counts: all of them (split), or
+// (lines) without a trailing empty one, none for empty content.
+func counted(lines []string, byLines bool) []string {
+	if byLines && len(lines) > 0 && lines[len(lines)-1] == "" {
+		return lines[:len(lines)-1]
+	}
+	return lines
+}
+
+// lineTotal is the number of lines of a file as the markers and the diff
+// header say it.
+func lineTotal(lines []string, byLines bool) int { return len(counted(lines, byLines)) }
+
 // truncateHead is pi's truncateHead with the default limits, over the
-// lines of the selected content (content split on "\n").
-func truncateHead(lines []string) Truncation {
+// lines of the selected content (content split on "\n"); byLines is pi
+// 1.x's (which counts and keeps lines without a trailing empty one).
+func truncateHead(lines []string, byLines bool) Truncation {
 	// The content's size without joining it: a truncated answer joins only
 	// the lines it keeps (a large file's lines are not copied whole).
 	total := len(lines) - 1
 	for _, l := range lines {
 		total += len(l)
 	}
+	all := lines
+	lines = counted(lines, byLines)
 	t := Truncation{TotalLines: len(lines), TotalBytes: total, MaxLines: maxLines, MaxBytes: maxBytes}
 	if len(lines) <= maxLines && total <= maxBytes {
-		t.Content = strings.Join(lines, "\n")
+		t.Content = strings.Join(all, "\n")
 		t.OutputLines, t.OutputBytes = len(lines), total
 		return t
 	}
@@ -51,23 +80,23 @@ func truncateHead(lines []string) Truncation {
 		return t
 	}
 	n, size := 0, 0
-	byLines := true
+	cutByLines := true
 	for i := 0; i < len(lines) && i < maxLines; i++ {
 		lb := len(lines[i])
 		if i > 0 {
 			lb++
 		}
 		if size+lb > maxBytes {
-			byLines = false
+			cutByLines = false
 			break
 		}
 		n++
 		size += lb
 	}
 	if n >= maxLines && size <= maxBytes {
-		byLines = true
+		cutByLines = true
 	}
-	if byLines {
+	if cutByLines {
 		by = "lines"
 	}
 	t.Content = strings.Join(lines[:n], "\n")
@@ -102,9 +131,11 @@ func selectWindow(totalLines int, offset, limit *int) (window, error) {
 
 // piText is the text (and details.truncation) pi's read tool returns for
 // lines[w.start:w.end] of a file; path is the tool's path argument, which
-// pi quotes in the notice for a first line over the byte limit.
-func piText(lines []string, w window, path string) (string, *Truncation) {
-	t := truncateHead(lines[w.start:w.end])
+// pi quotes in the notice for a first line over the byte limit. byLines
+// is pi 1.x's truncation (LineCountLines); its notices count lines as pi
+// 0.73 does (w.totalLines, the split count), as pi 1.x's do.
+func piText(lines []string, w window, path string, byLines bool) (string, *Truncation) {
+	t := truncateHead(lines[w.start:w.end], byLines)
 	startDisplay := w.start + 1
 	switch {
 	case t.FirstLineExceedsLimit:

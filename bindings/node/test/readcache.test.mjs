@@ -125,6 +125,23 @@ it("a long file keeps pi's truncation", async () => {
   assert.ok(r.text.endsWith("\n\n[Showing lines 1-2000 of 2501. Use offset=2001 to continue.]"), r.text.slice(-100));
 });
 
+it('lineCount "lines" counts as pi 1.x: no trailing empty line in totals and markers', async () => {
+  const big = path.join(root, "lc-3000.txt");
+  fs.writeFileSync(big, lines(3000));
+  const split = await readCache({ path: big, noStore: true });
+  const byLines = await readCache({ path: big, noStore: true, lineCount: "lines" });
+  assert.equal(split.truncation.totalLines, 3001);
+  assert.equal(byLines.truncation.totalLines, 3000);
+  assert.equal(byLines.text, split.text); // the notice says "of 3001" either way
+  const small = path.join(root, "lc-120.txt");
+  fs.writeFileSync(small, lines(120));
+  const lcStore = path.join(root, "lc-store");
+  const first = await readCache({ path: small, storeDir: lcStore, lineCount: "lines" });
+  const again = await readCache({ path: small, storeDir: lcStore, lineCount: "lines", pathKey: first.pathKey, bases: { full: first.meta.servedHash } });
+  assert.equal(again.text, "[readcache: unchanged, 120 lines]");
+  assert.throws(() => readCache({ path: small, lineCount: "Lines" }), (e) => e instanceof TypeError && /lineCount must be a LineCount/.test(e.message));
+});
+
 it("images, binaries and excluded files are the caller's own read", async () => {
   fs.writeFileSync(path.join(root, "img.png"), Buffer.from("89504e470d0a1a0a0000", "hex"));
   fs.writeFileSync(path.join(root, "bad.txt"), Buffer.from([0x61, 0xff, 0xfe, 0x0a]));

@@ -38,6 +38,7 @@ const TS_TYPE = {
   size: "number",
   StringMap: "Record<string, string>",
   StringArray: "Array<string>",
+  LineCount: '"split" | "lines"',
 };
 
 /** How a doc comment writes a default: "default true", "Default: false.", "default `GrepOutputMode.Content`". */
@@ -176,6 +177,10 @@ const VALUES = {
     [["*.pem", ".env*"], ["*.pem", ".env*"]],
     [[], []],
   ],
+  LineCount: [
+    ["lines", "lines"],
+    ["split", "split"],
+  ],
 };
 const WRONG = {
   string: 1,
@@ -187,9 +192,10 @@ const WRONG = {
   size: "7",
   StringMap: ["h"],
   StringArray: "*.pem",
+  LineCount: 1,
 };
 /* Further wrong values: a negative size, a map or an array holding a non-string. */
-const WRONG_MORE = { size: [-1, NaN], StringMap: [{ full: 1 }, null], StringArray: [["a", 1]], integer: [NaN] };
+const WRONG_MORE = { size: [-1, NaN], StringMap: [{ full: 1 }, null], StringArray: [["a", 1]], integer: [NaN], LineCount: ["Lines"] };
 
 it("index.cjs checks and serialises each field of the schema, and nothing else", async () => {
   const { m, calls } = loadOnStub();
