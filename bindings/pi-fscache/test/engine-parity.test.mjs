@@ -7,7 +7,7 @@ import assert from "node:assert/strict";
 import { mkdtempSync, writeFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { pi } from "./pi-line.mjs";
+import { LINE_COUNT, pi } from "./pi-line.mjs";
 
 const { createReadToolDefinition } = pi;
 import { native } from "../src/native.js";
@@ -64,7 +64,7 @@ async function piRead(tool, path, r) {
 
 async function engineRead(cwd, path, r) {
   try {
-    const out = await native.readCache({ path, cwd, noStore: true, ...r });
+    const out = await native.readCache({ path, cwd, noStore: true, lineCount: LINE_COUNT, ...r });
     assert.notEqual(out.mode, "baseline", `${path} ${JSON.stringify(r)}: baseline (${out.reason})`);
     return { text: out.text, truncation: out.truncation ?? undefined };
   } catch (err) {

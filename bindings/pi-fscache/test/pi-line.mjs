@@ -80,3 +80,21 @@ export function isSummaryRequest(context) {
   if (/summariz/i.test(typeof context?.systemPrompt === "string" ? context.systemPrompt : "")) return true;
   return JSON.stringify(context ?? null).includes("context summarization assistant");
 }
+
+/** The engine's lineCount for this line's read: "lines" on 1.x, "split" on 0.73. */
+export const LINE_COUNT = LINE === "1" ? "lines" : "split";
+
+/**
+ * A file's line total as this line's read counts it in markers, diff
+ * headers and details.truncation: text.split("\n").length on 0.73; on 1.x
+ * a trailing newline ends the last line instead of starting another.
+ */
+export function lineTotal(text) {
+  const n = text.split("\n").length;
+  return LINE === "1" && text.endsWith("\n") ? n - 1 : n;
+}
+
+/** lineTotal of a file ending in "\n" whose split count is n (0.73's count). */
+export function linesOf(n) {
+  return LINE === "1" ? n - 1 : n;
+}

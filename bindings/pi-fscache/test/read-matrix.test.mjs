@@ -10,7 +10,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { createHash } from "node:crypto";
-import { pi } from "./pi-line.mjs";
+import { LINE, linesOf, pi } from "./pi-line.mjs";
 
 const { SessionManager, createReadToolDefinition } = pi;
 import registerRead, { CUSTOM_TYPE } from "../src/read/index.js";
@@ -129,7 +129,7 @@ test("02 unchanged full read: the marker", async () => {
   await h.read("a.txt");
   const r = await h.read("a.txt");
   assert.equal(mode(r), "unchanged");
-  assert.equal(r.text, "[readcache: unchanged, 51 lines]");
+  assert.equal(r.text, `[readcache: unchanged, ${linesOf(51)} lines]`);
   assert.equal(r.details.readcache.baseHash, r.details.readcache.servedHash);
   assert.equal(r.details.truncation, undefined);
 });
@@ -143,7 +143,7 @@ test("03 changed full read: a unified diff", async () => {
   fs.writeFileSync(f, lines(300, (i) => (i === 100 || i === 200 ? `changed ${i}` : `line ${i} of the file`)));
   const r = await h.read("a.txt");
   assert.equal(mode(r), "diff");
-  assert.match(r.text, /^\[readcache: 2 lines changed of 301\]\n/);
+  assert.ok(r.text.startsWith(`[readcache: 2 lines changed of ${linesOf(301)}]\n`), r.text);
   assert.match(r.text, /\n--- a\/.*a\.txt\n\+\+\+ b\/.*a\.txt\n@@ /);
   assert.match(r.text, /\n-line 100 of the file\n\+changed 100\n/);
   assert.match(r.text, /\n\+changed 200\n/);
@@ -183,10 +183,10 @@ test("06 unchanged same range: the range marker", async () => {
   await h.read({ path: "a.txt", offset: 10, limit: 5 });
   const r = await h.read({ path: "a.txt", offset: 10, limit: 5 });
   assert.equal(mode(r), "unchanged_range");
-  assert.equal(r.text, "[readcache: unchanged in lines 10-14 of 101]");
+  assert.equal(r.text, `[readcache: unchanged in lines 10-14 of ${linesOf(101)}]`);
   // the shorthand names the same scope
   const s = await h.read("a.txt:10-14");
-  assert.equal(s.text, "[readcache: unchanged in lines 10-14 of 101]");
+  assert.equal(s.text, `[readcache: unchanged in lines 10-14 of ${linesOf(101)}]`);
 });
 
 test("07 file changed outside the range: unchanged_range marker", async () => {
@@ -450,7 +450,9 @@ test("21 truncation: details.truncation and pi's notice, as pi's read", async ()
   assert.deepEqual(r.details.truncation, base.details.truncation);
   assert.equal(r.details.truncation.truncatedBy, "lines");
   const shown = render(h.tool, { path: "long.txt" }, r, cwd);
-  assert.match(shown.result, /\[Truncated: showing 2000 of 3001 lines \(2000 line limit\)\]/);
+  // pi's renderer shows ours as it shows its own read's result
+  assert.equal(shown.result, render(h.tool, { path: "long.txt" }, base, cwd).result);
+  if (LINE === "0.73") assert.match(shown.result, /\[Truncated: showing 2000 of 3001 lines \(2000 line limit\)\]/);
 });
 
 test("22 markers and diffs render with pi's renderer", async () => {
@@ -462,7 +464,7 @@ test("22 markers and diffs render with pi's renderer", async () => {
   const marker = await h.read("a.txt");
   let shown = render(h.tool, { path: "a.txt" }, marker, cwd);
   assert.match(shown.call, /read .*a\.txt/);
-  assert.match(shown.result, /\[readcache: unchanged, 301 lines\]/);
+  assert.ok(shown.result.includes(`[readcache: unchanged, ${linesOf(301)} lines]`), shown.result);
   fs.writeFileSync(f, lines(300, (i) => (i === 5 ? "five" : `line ${i} of the file`)));
   const diff = await h.read("a.txt");
   shown = render(h.tool, { path: "a.txt" }, diff, cwd);
