@@ -204,7 +204,8 @@ type ReadCacheResult struct {
 	Mode ReadCacheMode
 	// Reason says why Mode is ReadCacheBaseline or ReadCacheFullFallback
 	// (e.g. "binary", "image", "invalid_utf8", "too_large", "excluded",
-	// "not_found", "base_missing", "diff_not_useful"); "" otherwise.
+	// "not_found", "base_missing", "diff_not_useful", "diff_too_costly");
+	// "" otherwise.
 	Reason string
 	// ReadCacheResolved is the read's path and range.
 	ReadCacheResolved

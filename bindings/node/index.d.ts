@@ -404,7 +404,7 @@ export interface ReadCacheResolved {
 /** The answer of {@link readCache}. (fscache only.) */
 export interface ReadCacheResult extends ReadCacheResolved {
   mode: ReadCacheMode
-  /** Why the mode is `"baseline"` or `"full_fallback"`: "binary", "image", "invalid_utf8", "too_large", "excluded", "not_found", "base_missing", "diff_not_useful", ... */
+  /** Why the mode is `"baseline"` or `"full_fallback"`: "binary", "image", "invalid_utf8", "too_large", "excluded", "not_found", "base_missing", "diff_not_useful", "diff_too_costly" (the diff passed its work budget), ... */
   reason?: string
   /** The tool's text content (`""` for `"baseline"`). */
   text: string

@@ -123,7 +123,8 @@ type Result struct {
 	Mode Mode
 	// Reason says why Mode is ModeBaseline or ModeFullFallback (e.g.
 	// "binary", "image", "invalid_utf8", "too_large", "excluded",
-	// "not_found", "not_regular", "base_missing", "diff_not_useful").
+	// "not_found", "not_regular", "base_missing", "diff_not_useful",
+	// "diff_too_costly").
 	Reason string
 	Resolved
 	// Text is the tool's text content (empty for ModeBaseline).
