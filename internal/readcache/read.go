@@ -75,12 +75,12 @@ func Read(o Options) (Result, error) {
 		limit = DefaultMaxFileBytes
 	}
 	if fi.Size() > limit {
-		return baseline("too_large")
+		return readHuge(res, byLines, o.Cancel)
 	}
 	b, err := readFile(r.AbsPath, limit)
 	switch {
-	case errors.Is(err, errTooLarge):
-		return baseline("too_large")
+	case errors.Is(err, errTooLarge): // it grew since
+		return readHuge(res, byLines, o.Cancel)
 	case errors.Is(err, errNotRegular):
 		return Result{}, &Error{Code: CodeNotRegular, Message: fmt.Sprintf("Not a regular file: %s: refusing to read it", r.AbsPath)}
 	case err != nil:
