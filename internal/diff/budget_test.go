@@ -32,15 +32,18 @@ func TestWorkBudget(t *testing.T) {
 	// The benchmark's cases (make bench-diff) and a dense one (an edit
 	// every 4 lines) complete; those whose patch the read cache could
 	// serve (at most 50 KB) take at most half the budget.
-	for _, c := range [][2]int{{2000, 10}, {2000, 200}, {2000, 1000}, {12000, 50}, {12000, 1000}, {12000, 3000}, {100000, 10}, {100000, 200}, {100000, 1000}} {
+	for _, c := range [][2]int{{2000, 10}, {2000, 200}, {2000, 1000}, {12000, 50}, {12000, 1000}, {12000, 3000}, {100000, 200}, {100000, 1000}} {
 		x, y := genPair(c[0], c[1], uint32(c[0]*7919+c[1]))
+		// Unified's steps, to see the work done.
 		d := newDiffer(x, y, nil)
-		if err := d.run(); err != nil {
-			t.Fatal(err)
-		}
 		lines := d.old.n() + d.new.n()
+		d.budget = DefaultWorkPerLine*lines + MinWork
+		err := d.run()
+		var p string
+		if err == nil {
+			p, _, err = d.format("a", "b", DefaultContext, 0)
+		}
 		d.release()
-		p, _, err := Unified("a", "b", x, y, Options{})
 		if err != nil {
 			t.Errorf("%dx%d: %v", c[0], c[1], err)
 			continue
