@@ -52,7 +52,7 @@ func readHuge(res Result, byLines bool, cancel func() bool) (Result, error) {
 		s.start = *r.Offset - 1
 	}
 	if r.Limit != nil {
-		s.end = s.start + *r.Limit
+		s.end = s.start + min(*r.Limit, math.MaxInt-s.start)
 		s.stopEarly = true
 	}
 	buf := make([]byte, min(int64(hugeChunk), fi.Size()+1))

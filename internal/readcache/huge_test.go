@@ -176,8 +176,8 @@ func selected(s string, rg [2]int) string {
 }
 
 // TestHugeReadBoundedMemory: a 48 MB file over the limit is streamed
-// holding only what it serves: the bytes allocated stay a small fraction
-// of the file's, a full read and a range read near its end alike.
+// holding only what it serves: under 2 MB allocated, a full read and a
+// range read near its end alike.
 func TestHugeReadBoundedMemory(t *testing.T) {
 	f := newFixture(t)
 	line := strings.Repeat("0123456789abcdef", 6) + "\n" // 97 bytes
@@ -196,7 +196,11 @@ func TestHugeReadBoundedMemory(t *testing.T) {
 		t.Fatal(err)
 	}
 	size := int64(len(block) * 50)
-	for _, rg := range []struct{ offset, limit *int }{{nil, nil}, {intp(499000), intp(10)}} {
+	for _, rg := range []struct {
+		name          string
+		offset, limit *int
+	}{{"full read", nil, nil}, {"range near the end", intp(499000), intp(10)}} {
+		name := rg.name
 		o := Options{ResolveOptions: ResolveOptions{Path: "huge.log", Cwd: f.cwd, Offset: rg.offset, Limit: rg.limit},
 			StoreDir: f.store, MaxFileBytes: 1 << 20}
 		var before, after runtime.MemStats
@@ -205,17 +209,19 @@ func TestHugeReadBoundedMemory(t *testing.T) {
 		r, err := Read(o)
 		runtime.ReadMemStats(&after)
 		if err != nil || r.Mode != ModeFull || r.Reason != "streamed" {
-			t.Fatalf("%+v: %s (%s) %v", rg, r.Mode, r.Reason, err)
+			t.Fatalf("%s: %s (%s) %v", name, r.Mode, r.Reason, err)
 		}
-		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > uint64(size/8) {
-			t.Errorf("offset %v: %d bytes allocated to stream a %d-byte file", rg.offset, alloc, size)
+		// What it holds does not grow with the file: a 256 KB buffer and
+		// the lines shown (0.3-0.6 MB allocated in all when measured).
+		if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 2<<20 {
+			t.Errorf("%s: %d bytes allocated to stream a %d-byte file", name, alloc, size)
 		}
 		want := "[Showing lines 1-527 of 500001 (50.0KB limit). Use offset=528 to continue.]"
 		if rg.offset != nil {
 			want = "[992 more lines in file. Use offset=499010 to continue.]"
 		}
 		if !strings.HasSuffix(r.Text, want) {
-			t.Errorf("offset %v: text ends %q, want %q", rg.offset, r.Text[max(0, len(r.Text)-100):], want)
+			t.Errorf("%s: text ends %q, want %q", name, r.Text[max(0, len(r.Text)-100):], want)
 		}
 	}
 	if info, err := StoreStats(f.store); err != nil || info.Objects != 0 {
