@@ -228,3 +228,30 @@ func TestHugeReadBoundedMemory(t *testing.T) {
 		t.Errorf("a streamed read stored something: %+v %v", info, err)
 	}
 }
+
+// BenchmarkStreamedRead: a full read of a 100 MB file of 100-byte lines
+// over the limit (the file stays in the page cache between reads).
+func BenchmarkStreamedRead(b *testing.B) {
+	dir := b.TempDir()
+	p := filepath.Join(dir, "big.log")
+	block := strings.Repeat(strings.Repeat("0123456789abcdef", 6)+"ghi\n", 10000)
+	w, err := os.Create(p)
+	if err != nil {
+		b.Fatal(err)
+	}
+	for range 100 {
+		if _, err := w.WriteString(block); err != nil {
+			b.Fatal(err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		b.Fatal(err)
+	}
+	o := Options{ResolveOptions: ResolveOptions{Path: p, Cwd: dir}, NoStore: true}
+	b.SetBytes(int64(len(block) * 100))
+	for b.Loop() {
+		if r, err := Read(o); err != nil || r.Reason != "streamed" {
+			b.Fatalf("%s %v", r.Reason, err)
+		}
+	}
+}
