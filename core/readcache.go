@@ -52,8 +52,8 @@ const (
 	// but no marker or diff could be served (Reason says why).
 	ReadCacheFullFallback ReadCacheMode = "full_fallback"
 	// ReadCacheBaseline means the caller's own read tool must answer (an
-	// image, a binary, invalid UTF-8, too large, excluded, not found, a
-	// directory; Reason says which). Text is empty.
+	// image, a binary, invalid UTF-8, excluded, not found, a directory;
+	// Reason says which). Text is empty.
 	ReadCacheBaseline ReadCacheMode = "baseline"
 )
 
@@ -104,7 +104,9 @@ type ReadCacheOptions struct {
 	// the base name, and the whole path when they contain "/"); nil: the
 	// defaults (.env*, *.pem, *.key, *.p12, ...); an empty slice: none.
 	Exclude []string
-	// MaxFileBytes: larger files are answered with ReadCacheBaseline; 0 is
+	// MaxFileBytes: larger files are streamed: ReadCacheFull with Reason
+	// "streamed" and no Meta (pi's text, read in one pass holding only the
+	// lines shown; nothing stored, no marker or diff later); 0 is
 	// the engine's default.
 	MaxFileBytes int64
 	// StoreMaxBytes bounds the object store's total size (oldest objects
@@ -203,8 +205,10 @@ type ReadCacheResult struct {
 	// Mode is how the read was answered.
 	Mode ReadCacheMode
 	// Reason says why Mode is ReadCacheBaseline or ReadCacheFullFallback
-	// (e.g. "binary", "image", "invalid_utf8", "too_large", "excluded",
-	// "not_found", "base_missing", "diff_not_useful"); "" otherwise.
+	// (e.g. "binary", "image", "invalid_utf8", "excluded",
+	// "not_found", "base_missing", "diff_not_useful", "diff_too_costly");
+	// "streamed" for a ReadCacheFull read of a file over MaxFileBytes; ""
+	// otherwise.
 	Reason string
 	// ReadCacheResolved is the read's path and range.
 	ReadCacheResolved
@@ -212,7 +216,8 @@ type ReadCacheResult struct {
 	Text string
 	// Truncation is set where pi's read sets details.truncation.
 	Truncation *ReadCacheTruncation
-	// Meta is set for every mode but ReadCacheBaseline.
+	// Meta is set for every mode but ReadCacheBaseline, and but a
+	// streamed read of a file over MaxFileBytes (Reason "streamed").
 	Meta *ReadCacheMeta
 	// StoreError, when not empty, says why the object store could not be
 	// used (the read was served without it).

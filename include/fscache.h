@@ -373,8 +373,10 @@ void fscache_invalidate(const char *path_or_null);
  * Returns {"ok": ReadCacheResult} (see "Result layout"): mode is "full",
  * "unchanged", "unchanged_range", "diff", "full_fallback" or "baseline"
  * (the caller's own read tool must answer: an image, a binary, invalid
- * UTF-8, too large, excluded, not found, a directory; text is then "" and
- * reason says why; reason also says why a full_fallback was served);
+ * UTF-8, excluded, not found, a directory; text is then "" and reason
+ * says why; reason also says why a full_fallback was served, and is
+ * "streamed" for a full read of a file over maxFileBytes, streamed in one
+ * pass and served without meta or store);
  * pathKey, absPath, path, offset and limit are the read's after the path's
  * normalisation; text is the tool's text (UTF-8 in the JSON string);
  * truncation is pi's details.truncation where pi's read sets it (truncatedBy

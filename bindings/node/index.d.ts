@@ -305,9 +305,10 @@ export interface ListWorkspaceResult {
  * `path:start-end` suffix), `"offset_beyond_eof"` (pi's "Offset N is beyond
  * end of file"), `"not_regular"` (a FIFO, socket or device),
  * `"invalid_options"`, `"timeout"` or `"internal"`; with an AbortError when
- * `signal` fired. Mode `"baseline"` (an image, a binary, invalid UTF-8, too
- * large, excluded, not found, a directory: `reason` says which) asks the
- * caller to run its own read tool.
+ * `signal` fired. Mode `"baseline"` (an image, a binary, invalid UTF-8,
+ * excluded, not found, a directory: `reason` says which) asks the caller to
+ * run its own read tool. A file over `maxFileBytes` is streamed: mode
+ * `"full"`, reason `"streamed"`, no `meta`.
  */
 export declare function readCache(options: ReadCacheOptions): Promise<ReadCacheResult>
 
@@ -331,7 +332,7 @@ export interface ReadCacheOptions {
   noStore?: boolean
   /** Glob patterns of files never cached (the base name; the whole path when a pattern has `/`). Absent: `.env*`, `*.pem`, `*.key`, `*.p12`, ...; `[]`: none. */
   exclude?: Array<string>
-  /** Larger files get mode `"baseline"`. 0 or absent: the library's default. */
+  /** Larger files are streamed: mode `"full"`, reason `"streamed"`, no `meta` (pi's text read in one pass, holding only the lines shown; nothing stored). 0 or absent: the library's default (64 MiB). */
   maxFileBytes?: number
   /** The store's size bound (oldest objects pruned first). 0 or absent: the library's default. */
   storeMaxBytes?: number
@@ -404,13 +405,13 @@ export interface ReadCacheResolved {
 /** The answer of {@link readCache}. (fscache only.) */
 export interface ReadCacheResult extends ReadCacheResolved {
   mode: ReadCacheMode
-  /** Why the mode is `"baseline"` or `"full_fallback"`: "binary", "image", "invalid_utf8", "too_large", "excluded", "not_found", "base_missing", "diff_not_useful", ... */
+  /** Why the mode is `"baseline"` or `"full_fallback"`: "binary", "image", "invalid_utf8", "excluded", "not_found", "base_missing", "diff_not_useful", "diff_too_costly" (the diff passed its work budget), ...; "streamed" for a mode `"full"` read of a file over `maxFileBytes`. */
   reason?: string
   /** The tool's text content (`""` for `"baseline"`). */
   text: string
   /** Set where pi's read sets `details.truncation`. */
   truncation?: ReadCacheTruncation
-  /** Set for every mode but `"baseline"`. */
+  /** Set for every mode but `"baseline"`, and but a `"streamed"` read of a file over `maxFileBytes` (nothing to trust later). */
   meta?: ReadCacheMeta
   /** Why the object store was not used (the read was served without it). */
   storeError?: string

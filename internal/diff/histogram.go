@@ -16,6 +16,9 @@ func (d *differ) histogram(r region) error {
 		r := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		for {
+			if err := d.overBytes(); err != nil {
+				return err
+			}
 			if r.lo1 == r.hi1 {
 				d.markB(r.lo2, r.hi2)
 				break
@@ -73,8 +76,8 @@ func (d *differ) findLCS(r region) (best region, res int, err error) {
 			cnt[a[i]] = 0
 		}
 	}()
-	if d.tick(int(r.hi1 - r.lo1)) {
-		return best, 0, ErrCancelled
+	if err := d.tick(int(r.hi1 - r.lo1)); err != nil {
+		return best, 0, err
 	}
 	// bestCnt is the lowest occurrence count seen; bestLen the best run's
 	// length, 1 before any (git compares inclusive lengths starting at 0).
@@ -84,8 +87,8 @@ func (d *differ) findLCS(r region) (best region, res int, err error) {
 	work := 0
 	for bp := r.lo2; bp < r.hi2; {
 		if work++; work >= 1024 {
-			if d.tick(work) {
-				return best, 0, ErrCancelled
+			if err := d.tick(work); err != nil {
+				return best, 0, err
 			}
 			work = 0
 		}
@@ -136,6 +139,9 @@ func (d *differ) findLCS(r region) (best region, res int, err error) {
 			as = np
 		}
 		bp = bnext
+	}
+	if err := d.tick(work); err != nil {
+		return best, 0, err
 	}
 	switch {
 	case hasCommon && bestCnt > maxChain:

@@ -1,6 +1,7 @@
 package diff
 
 import (
+	"fmt"
 	"hash/maphash"
 	"strings"
 	"sync"
@@ -88,6 +89,13 @@ type differ struct {
 
 	cancel func() bool
 	work   int
+	// spent is the work counted so far (tick's units); past budget (when
+	// > 0) the diff gives up with ErrTooCostly.
+	spent, budget int
+	// marked is the patch's least size in bytes so far: each line marked
+	// changed with its "+" or "-"; past maxBytes (when > 0) the diff gives
+	// up with ErrTooLarge, as the patch would be refused anyway.
+	marked, maxBytes int
 }
 
 // pool keeps differs (their buffers) between calls: a cache, so that
@@ -103,6 +111,7 @@ func newDiffer(a, b string, cancel func() bool) *differ {
 	d.old = splitLines(a, d.old.off, d.old.changed)
 	d.new = splitLines(b, d.new.off, d.new.changed)
 	d.cancel, d.work, d.exact, d.pre = cancel, 0, false, 0
+	d.spent, d.budget, d.marked, d.maxBytes = 0, 0, 0, 0
 	return d
 }
 
@@ -116,14 +125,31 @@ func (d *differ) release() {
 }
 
 // tick counts w units of work and polls the cancel function every
-// pollEvery units; it reports whether the diff was cancelled.
-func (d *differ) tick(w int) bool {
+// pollEvery units: ErrCancelled when it fired, ErrTooCostly (wrapped)
+// past the budget.
+func (d *differ) tick(w int) error {
+	d.spent += w
+	if d.budget > 0 && d.spent > d.budget {
+		return fmt.Errorf("%w: %d units of work for %d lines", ErrTooCostly, d.spent, d.old.n()+d.new.n())
+	}
 	d.work += w
 	if d.work < pollEvery {
-		return false
+		return nil
 	}
 	d.work = 0
-	return d.cancel != nil && d.cancel()
+	if d.cancel != nil && d.cancel() {
+		return ErrCancelled
+	}
+	return nil
+}
+
+// overBytes is ErrTooLarge (wrapped) once the lines marked changed make
+// a patch longer than maxBytes whatever the rest.
+func (d *differ) overBytes() error {
+	if d.maxBytes > 0 && d.marked > d.maxBytes {
+		return fmt.Errorf("%w: more than %d bytes of changed lines", ErrTooLarge, d.maxBytes)
+	}
+	return nil
 }
 
 // run marks the changed lines of both sides.
@@ -138,8 +164,8 @@ func (d *differ) run() error {
 		suf++
 	}
 	d.pre = pre
-	if d.tick(pre + suf) {
-		return ErrCancelled
+	if err := d.tick(pre + suf); err != nil {
+		return err
 	}
 	d.intern(pre, n-suf, m-suf)
 	if err := d.histogram(region{0, int32(len(d.a)), 0, int32(len(d.b))}); err != nil {
@@ -242,10 +268,14 @@ func rehash(old []uint64, where []int32, text func(int32) string, seed maphash.S
 }
 
 // markA and markB mark a[lo:hi] deleted and b[lo:hi] inserted.
+// Each adds the lines' bytes, each with its "+" or "-", to marked.
 func (d *differ) markA(lo, hi int32) {
 	c := d.old.changed[d.pre+1:]
 	for i := lo; i < hi; i++ {
 		c[i] = true
+	}
+	if hi > lo {
+		d.marked += int(d.old.off[d.pre+int(hi)]-d.old.off[d.pre+int(lo)]) + int(hi-lo)
 	}
 }
 
@@ -253,5 +283,8 @@ func (d *differ) markB(lo, hi int32) {
 	c := d.new.changed[d.pre+1:]
 	for i := lo; i < hi; i++ {
 		c[i] = true
+	}
+	if hi > lo {
+		d.marked += int(d.new.off[d.pre+int(hi)]-d.new.off[d.pre+int(lo)]) + int(hi-lo)
 	}
 }

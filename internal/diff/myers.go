@@ -15,6 +15,9 @@ func (d *differ) myers(r region) error {
 	for len(stack) > 0 {
 		r := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
+		if err := d.overBytes(); err != nil {
+			return err
+		}
 		// Trim the common prefix and suffix.
 		for r.lo1 < r.hi1 && r.lo2 < r.hi2 && d.a[r.lo1] == d.b[r.lo2] {
 			r.lo1++
@@ -147,11 +150,14 @@ func (d *differ) bisect(r region) (x, y int32, ok bool, err error) {
 			}
 		}
 		if work >= 1024 {
-			if d.tick(work) {
-				return 0, 0, false, ErrCancelled
+			if err := d.tick(work); err != nil {
+				return 0, 0, false, err
 			}
 			work = 0
 		}
+	}
+	if err := d.tick(work); err != nil {
+		return 0, 0, false, err
 	}
 	if dmax == maxD {
 		return 0, 0, false, nil

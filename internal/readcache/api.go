@@ -16,7 +16,7 @@ package readcache
 type Mode string
 
 // The modes of §8, and ModeBaseline: the caller's own read tool answers
-// (not text, an image, excluded, too large, not found, a directory).
+// (not text, an image, excluded, not found, a directory).
 const (
 	ModeFull           Mode = "full"
 	ModeUnchanged      Mode = "unchanged"
@@ -70,8 +70,9 @@ type Options struct {
 	// whole path when they contain "/") of files never cached; nil: the
 	// defaults of §15 (DefaultExclude).
 	Exclude []string
-	// MaxFileBytes: larger files are answered with ModeBaseline; 0 means
-	// DefaultMaxFileBytes.
+	// MaxFileBytes: larger files are streamed (readHuge): ModeFull with
+	// Reason "streamed" and no Meta, nothing stored, pi's text read in one
+	// pass holding only what is shown; 0 means DefaultMaxFileBytes.
 	MaxFileBytes int64
 	// StoreMaxBytes and StoreMaxAgeSeconds bound the object store (oldest
 	// objects pruned first); 0 means the defaults.
@@ -122,15 +123,19 @@ type Meta struct {
 type Result struct {
 	Mode Mode
 	// Reason says why Mode is ModeBaseline or ModeFullFallback (e.g.
-	// "binary", "image", "invalid_utf8", "too_large", "excluded",
-	// "not_found", "not_regular", "base_missing", "diff_not_useful").
+	// "binary", "image", "invalid_utf8", "excluded",
+	// "not_found", "not_regular", "base_missing", "diff_not_useful",
+	// "diff_too_costly"), and "streamed" for a ModeFull read of a file
+	// over MaxFileBytes.
 	Reason string
 	Resolved
 	// Text is the tool's text content (empty for ModeBaseline).
 	Text string
 	// Truncation is set where pi's read sets details.truncation.
 	Truncation *Truncation
-	// Meta is set for every mode but ModeBaseline.
+	// Meta is set for every mode but ModeBaseline, and but a streamed
+	// read of a file over MaxFileBytes (Reason "streamed": not trusted
+	// later, nothing stored).
 	Meta *Meta
 	// StoreError, when not empty, says why the store could not be used
 	// (the read was served without it).

@@ -75,12 +75,12 @@ func Read(o Options) (Result, error) {
 		limit = DefaultMaxFileBytes
 	}
 	if fi.Size() > limit {
-		return baseline("too_large")
+		return readHuge(res, byLines, o.Cancel)
 	}
 	b, err := readFile(r.AbsPath, limit)
 	switch {
-	case errors.Is(err, errTooLarge):
-		return baseline("too_large")
+	case errors.Is(err, errTooLarge): // it grew since
+		return readHuge(res, byLines, o.Cancel)
 	case errors.Is(err, errNotRegular):
 		return Result{}, &Error{Code: CodeNotRegular, Message: fmt.Sprintf("Not a regular file: %s: refusing to read it", r.AbsPath)}
 	case err != nil:
@@ -188,8 +188,8 @@ func Read(o Options) (Result, error) {
 
 // serveDiff answers a changed full-scope read with a unified diff from old
 // to text when it is useful (§16.3): within pi's own output limits and at
-// most half the size of the full answer it replaces. Otherwise the full
-// answer (ModeFullFallback).
+// most half the size of the full answer it replaces, and found within the
+// diff's work budget. Otherwise the full answer (ModeFullFallback).
 func serveDiff(res *Result, o Options, lines []string, w window, old, text string, byLines bool) error {
 	fullText, fullTrunc := piText(lines, w, res.Path, byLines)
 	budget := min(maxBytes, len(fullText)/2)
@@ -207,6 +207,12 @@ func serveDiff(res *Result, o Options, lines []string, w window, old, text strin
 	switch {
 	case errors.Is(err, diff.ErrCancelled):
 		return errCancelled()
+	case errors.Is(err, diff.ErrTooCostly):
+		// Past the diff's work budget (proportional to the two texts'
+		// lines): inputs such as many lines drawn from a few distinct
+		// ones, whose diff would be large anyway.
+		res.Mode, res.Reason = ModeFullFallback, "diff_too_costly"
+		res.Text, res.Truncation = fullText, fullTrunc
 	case err != nil, len(out) > budget, strings.Count(out, "\n")+1 > maxLines:
 		res.Mode, res.Reason = ModeFullFallback, "diff_not_useful"
 		res.Text, res.Truncation = fullText, fullTrunc

@@ -277,8 +277,8 @@ func TestBaselineCases(t *testing.T) {
 	}
 	f.write("big.txt", strings.Repeat("z", 2000))
 	o := Options{ResolveOptions: ResolveOptions{Path: "big.txt", Cwd: f.cwd}, StoreDir: f.store, MaxFileBytes: 1000}
-	if r, err := Read(o); err != nil || r.Mode != ModeBaseline || r.Reason != "too_large" {
-		t.Errorf("too large: %+v %v", r, err)
+	if r, err := Read(o); err != nil || r.Mode != ModeFull || r.Reason != "streamed" || r.Meta != nil || r.Text != strings.Repeat("z", 2000) {
+		t.Errorf("too large: %+v %v, want it streamed (huge_test.go)", r, err)
 	}
 	if r := f.read("bin.dat", nil, nil, intp(0)); r.Mode != ModeBaseline || r.Reason != "unusual_range" {
 		t.Errorf("limit 0: %+v", r)

@@ -135,12 +135,18 @@ func selectWindow(totalLines int, offset, limit *int) (window, error) {
 // is pi 1.x's truncation (LineCountLines); its notices count lines as pi
 // 0.73 does (w.totalLines, the split count), as pi 1.x's do.
 func piText(lines []string, w window, path string, byLines bool) (string, *Truncation) {
-	t := truncateHead(lines[w.start:w.end], byLines)
+	return renderPi(truncateHead(lines[w.start:w.end], byLines), len(lines[w.start]), w, path)
+}
+
+// renderPi is pi's read text for the selected lines' truncation t;
+// firstLineBytes is the size of the first selected line (quoted when it
+// alone exceeds the byte limit).
+func renderPi(t Truncation, firstLineBytes int, w window, path string) (string, *Truncation) {
 	startDisplay := w.start + 1
 	switch {
 	case t.FirstLineExceedsLimit:
 		return fmt.Sprintf("[Line %d is %s, exceeds %s limit. Use bash: sed -n '%dp' %s | head -c %d]",
-			startDisplay, formatSize(len(lines[w.start])), formatSize(maxBytes), startDisplay, path, maxBytes), &t
+			startDisplay, formatSize(firstLineBytes), formatSize(maxBytes), startDisplay, path, maxBytes), &t
 	case t.Truncated:
 		endDisplay := startDisplay + t.OutputLines - 1
 		if *t.TruncatedBy == "lines" {

@@ -10,9 +10,11 @@
 //   PI1_MODULES=/path/node_modules /path/to/node22 bindings/node/bench/pi1-parity.mjs
 //   make pi1-parity PI1_MODULES=/path/node_modules PI1_NODE=/path/to/node22
 //
-// Exits non-zero, printing each difference, when any read differs.
+// Exits non-zero, printing each difference, when any read differs. The
+// files over the engine's size limit (which both it and pi 1.x stream)
+// take 70 MB of temporary space each, one at a time.
 import assert from "node:assert/strict";
-import { mkdtempSync, rmSync, writeFileSync, readFileSync } from "node:fs";
+import { closeSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync, writeSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -111,29 +113,57 @@ async function engineRead(cwd, path, r) {
   }
 }
 
+// Files over the engine's 64 MiB limit, which it streams (mode full,
+// nothing stored): 70 MB of 100-byte lines, with and without a last
+// newline, and one whose first line alone is 1 MB.
+const HUGE = 70_000_000;
+const hugeLine = "0123456789abcdef".repeat(6) + "ghi\n"; // 100 bytes
+const hugeFiles = {
+  "huge-nl.txt": (fd) => writeRepeated(fd, hugeLine, HUGE / 100),
+  "huge-tail.txt": (fd) => (writeRepeated(fd, hugeLine, HUGE / 100), writeSync(fd, "tail without newline")),
+  "huge-wide.txt": (fd) => (writeSync(fd, "w".repeat(1 << 20) + "\n"), writeRepeated(fd, hugeLine, HUGE / 100)),
+};
+const hugeRanges = [{}, { offset: 2 }, { offset: 350000 }, { offset: 699999 }, { offset: 700000 }, { offset: 700001 }, { offset: 700002 },
+  { offset: 700003 }, { limit: 3 }, { offset: 1, limit: 1 }, { offset: 699990, limit: 5 }, { offset: 699998, limit: 50 }];
+
+function writeRepeated(fd, line, n) {
+  const block = line.repeat(10000);
+  for (let i = 0; i < n / 10000; i++) writeSync(fd, block);
+}
+
 const dir = mkdtempSync(join(tmpdir(), "fscache-pi1-parity-"));
 let compared = 0;
 const failures = [];
+const brief = (x) => JSON.stringify(x, (k, v) => (typeof v === "string" && v.length > 120 ? `${v.slice(0, 60)}...(${v.length})` : v));
+async function compare(tool, name, r, check) {
+  const want = await piRead(tool, name, r);
+  const got = await engineRead(dir, name, r);
+  compared++;
+  try {
+    assert.deepEqual(got, want);
+    check?.(got);
+  } catch {
+    failures.push(`${name} ${JSON.stringify(r)}\n  pi:     ${brief(want)}\n  engine: ${brief(got)}`);
+  }
+}
 try {
   for (const [name, content] of Object.entries(files)) writeFileSync(join(dir, name), content);
   const tool = pi.createReadToolDefinition(dir);
   for (const name of Object.keys(files)) {
-    for (const r of ranges) {
-      const want = await piRead(tool, name, r);
-      const got = await engineRead(dir, name, r);
-      compared++;
-      try {
-        assert.deepEqual(got, want);
-      } catch {
-        const brief = (x) => JSON.stringify(x, (k, v) => (typeof v === "string" && v.length > 120 ? `${v.slice(0, 60)}...(${v.length})` : v));
-        failures.push(`${name} ${JSON.stringify(r)}\n  pi:     ${brief(want)}\n  engine: ${brief(got)}`);
-      }
-    }
+    for (const r of ranges) await compare(tool, name, r);
+  }
+  for (const [name, make] of Object.entries(hugeFiles)) {
+    const fd = openSync(join(dir, name), "w");
+    make(fd);
+    closeSync(fd);
+    for (const r of hugeRanges) await compare(tool, name, r);
+    rmSync(join(dir, name));
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
 for (const f of failures) console.log(f);
-console.log(`pi1-parity: ${pkg.name} ${pkg.version}, ${Object.keys(files).length} files x ${ranges.length} ranges`);
+console.log(`pi1-parity: ${pkg.name} ${pkg.version}, ${Object.keys(files).length} files x ${ranges.length} ranges, ` +
+  `${Object.keys(hugeFiles).length} files over 64 MiB (streamed) x ${hugeRanges.length} ranges`);
 console.log(`${compared - failures.length} passed, ${failures.length} failed`);
 process.exit(failures.length ? 1 : 0);

@@ -142,6 +142,22 @@ it('lineCount "lines" counts as pi 1.x: no trailing empty line in totals and mar
   assert.throws(() => readCache({ path: small, lineCount: "Lines" }), (e) => e instanceof TypeError && /lineCount must be a LineCount/.test(e.message));
 });
 
+it("a file over maxFileBytes is streamed: pi's text, mode full, no meta, nothing stored", async () => {
+  const big = path.join(root, "over-limit.txt");
+  fs.writeFileSync(big, lines(3000));
+  const whole = await readCache({ path: big, noStore: true });
+  const streamStore = path.join(root, "stream-store");
+  const streamed = await readCache({ path: big, storeDir: streamStore, maxFileBytes: 1000 });
+  assert.equal(streamed.mode, "full");
+  assert.equal(streamed.reason, "streamed");
+  assert.equal(streamed.meta, undefined);
+  assert.equal(streamed.text, whole.text);
+  assert.deepEqual(streamed.truncation, whole.truncation);
+  const again = await readCache({ path: big, storeDir: streamStore, maxFileBytes: 1000, pathKey: whole.pathKey, bases: { full: whole.meta.servedHash } });
+  assert.equal(again.mode, "full"); // never a marker: nothing is trusted
+  assert.equal((await readCacheStore({ dir: streamStore })).objects, 0);
+});
+
 it("images, binaries and excluded files are the caller's own read", async () => {
   fs.writeFileSync(path.join(root, "img.png"), Buffer.from("89504e470d0a1a0a0000", "hex"));
   fs.writeFileSync(path.join(root, "bad.txt"), Buffer.from([0x61, 0xff, 0xfe, 0x0a]));
