@@ -310,12 +310,12 @@ function showsServedText(msg, meta) {
 }
 
 function project(e, edit) {
-  if (!e || typeof e !== "object" || e.type !== "message") return [e, undefined];
-  if (!edit) return [e, e.message];
+  if (!e || typeof e !== "object" || e.type !== "message") return [e, null];
+  if (!edit) return [e, e.message ?? null];
   const r = edit.replacement;
-  if (r === null || typeof r !== "object") return [e, undefined];
+  if (r === null || typeof r !== "object") return [e, null];
   const content = typeof r.content === "string" ? [{ type: "text", text: r.content }] : r.content;
-  return [e, e.message && typeof e.message === "object" ? { ...e.message, content } : undefined];
+  return [e, e.message && typeof e.message === "object" ? { ...e.message, content } : null];
 }
 
 function editsIn(entries, from = 0) {
@@ -332,8 +332,8 @@ function editsIn(entries, from = 0) {
  * returns it) as pi 0.73 builds the model's context, with context_edit
  * entries applied as pi 1.x applies them (the latest edit of a target in
  * the window wins; null omits it, a replacement changes its content):
- * [entry, message | undefined] pairs, message being what the model sees
- * of a message entry (undefined: omitted, or not a message).
+ * [entry, message | null] pairs, message being what the model sees of a
+ * message entry (null: omitted, or not a message).
  */
 export function windowOf(branch) {
   if (!Array.isArray(branch)) return [];
@@ -354,8 +354,8 @@ export function sessionWindow(sm) {
     const p = sm.buildSessionProjection();
     if (p && Array.isArray(p.entries)) {
       return p.entries.map(({ sourceEntry, messages }) => {
-        if (!sourceEntry || sourceEntry.type !== "message") return [sourceEntry, undefined];
-        return [sourceEntry, Array.isArray(messages) && messages.length === 1 ? messages[0] : undefined];
+        if (!sourceEntry || sourceEntry.type !== "message") return [sourceEntry, null];
+        return [sourceEntry, Array.isArray(messages) && messages.length === 1 ? messages[0] : null];
       });
     }
   }
@@ -389,7 +389,7 @@ export function replaySession(sm) {
 /**
  * Applies one entry of the window to k (§7.2, the chain rule): a read
  * call, a read result's record, or an invalidation. msg: what the model
- * sees of a message entry (default: its message; undefined when omitted).
+ * sees of a message entry (left out: its message; null: omitted).
  * Anything else is skipped.
  */
 export function replayEntry(k, e, msg = e?.message) {
