@@ -196,7 +196,7 @@ test("state: the overlay counts only at the leaf it was recorded at (§7.3)", ()
   assert.equal(st.replayed(sm).get("/p", "full"), undefined, "and the overlay never leaks into the memo");
 });
 
-test("state: the incremental replay from a memoized ancestor equals the full replay, across reads, invalidations, branches and compactions", () => {
+test("state: the incremental replay from a memoized ancestor equals the full replay, across reads, invalidations, branches, compactions and (pi 1.x) context edits", () => {
   const sm = SessionManager.inMemory("/tmp");
   const state = new ReadState();
   let seed = 7;
@@ -207,6 +207,8 @@ test("state: the incremental replay from a memoized ancestor equals the full rep
     blocked: [...k.blocked].sort(),
     modes: k.modes,
     reads: k.reads,
+    anchored: k.anchored,
+    calls: [...k.calls].sort(),
     invalidations: k.invalidations,
   });
   for (let step = 0; step < 400; step++) {
@@ -222,6 +224,11 @@ test("state: the incremental replay from a memoized ancestor equals the full rep
     } else if (r < 18 && sm.getBranch().length > 0) {
       const branch = sm.getBranch();
       sm.appendCompaction("summary", branch[rand(branch.length)].id, 100);
+    } else if (r === 18 && typeof sm.appendContextEdit === "function") {
+      // pi 1.x: the state replays pi's own projection, replay() applies the
+      // window's context edits itself: the two must agree
+      const targets = sm.getBranch().filter((e) => e.type === "message" && e.message.role !== "user");
+      if (targets.length) sm.appendContextEdit(targets[rand(targets.length)].id, rand(2) ? null : { content: "[cleared]" });
     } else readResult(sm, meta(p, "full", hashes[rand(3)]), { isError: rand(2) === 0 });
     const got = state.replayed(sm);
     assert.deepEqual(snapshot(got), snapshot(replay(sm.getBranch())), `step ${step}`);

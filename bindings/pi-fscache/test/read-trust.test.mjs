@@ -165,3 +165,21 @@ test(`trust (pi ${LINE}): context edits (pi 1.x): omitting an older read keeps a
   h.sm.appendContextEdit(a1.entryId, null);
   assert.equal(modeOf(await h.read("a.txt")), "unchanged", "the newer full read is still visible");
 });
+
+test(`trust (pi ${LINE}): a diff that changed lines a range marker stood on: the range is not called unchanged against its old version`, async () => {
+  // Found by the oracle on main: anchors were kept per scope, latest wins,
+  // so a range kept its old hash after a diff had shown the model newer lines.
+  const cwd = workdir({ "a.txt": body("a", 80) });
+  const h = new Harness(cwd);
+  const write = (f) => fs.writeFileSync(path.join(cwd, "a.txt"), f(body("a", 80)));
+  await h.read("a.txt"); // H1
+  assert.equal(modeOf(await h.read({ path: "a.txt", offset: 5, limit: 1 })), "unchanged_range"); // r:5:5 at H1
+  write((t) => t.replace("a line 5\n", "a line five\n")); // H2
+  const d = await h.read("a.txt");
+  assert.equal(modeOf(d), "diff");
+  assert.match(d.text, /\n\+a line five\n/, "the model now holds line 5 as 'a line five'");
+  write((t) => t.replace("a line 50\n", "a line fifty\n")); // H3: line 5 as in H1 again
+  const r = await h.read({ path: "a.txt", offset: 5, limit: 1 });
+  assert.notEqual(modeOf(r), "unchanged_range", `line 5 changed since the model last saw it: ${r.text}`);
+  assert.equal(r.text, (await piRead(cwd, { path: "a.txt", offset: 5, limit: 1 })).text);
+});

@@ -170,7 +170,7 @@ export class Knowledge {
     let scopes = this.paths.get(pathKey);
     if (!scopes) this.paths.set(pathKey, (scopes = new Map()));
     const r = rangeOf(scopeKey);
-    if (text) {
+    if (text && (scopes.size > 1 || (scopes.size === 1 && !scopes.has(scopeKey)))) {
       for (const [key, h] of [...scopes]) {
         if (key === scopeKey || h === hash) continue;
         const s = rangeOf(key);
@@ -291,22 +291,23 @@ function textBytes(content) {
   return n;
 }
 
-// Whether the content the model sees for a read result is the text the
-// read served (its textHash), memoized per message object (a session's
-// entries never change; a projected replacement is a new object).
-const verified = new WeakMap();
-function showsServedText(msg, meta) {
-  if (typeof meta.textHash !== "string" || !HASH_RE.test(meta.textHash)) return false;
-  let ok = verified.get(msg);
-  if (ok === undefined) {
+// A read result's record and whether the content the model sees for it is
+// the text the read served (its textHash), memoized per message object (a
+// session's entries never change; a projected replacement is a new object).
+const seen = new WeakMap();
+function recordOf(msg) {
+  let r = seen.get(msg);
+  if (r === undefined) {
+    const meta = parseMeta(msg.details);
+    let ok = false;
     const content = msg.content;
-    ok = false;
-    if (Array.isArray(content) && content.length > 0 && content.every((c) => c && c.type === "text" && typeof c.text === "string")) {
+    if (meta && typeof meta.textHash === "string" && HASH_RE.test(meta.textHash) && Array.isArray(content) && content.length > 0 && content.every((c) => c && c.type === "text" && typeof c.text === "string")) {
       ok = textHashOf(content.length === 1 ? content[0].text : content.map((c) => c.text).join("")) === meta.textHash;
     }
-    verified.set(msg, ok);
+    r = { meta, ok };
+    seen.set(msg, r);
   }
-  return ok;
+  return r;
 }
 
 function project(e, edit) {
@@ -404,7 +405,7 @@ export function replayEntry(k, e, msg = e?.message) {
     if (msg.role !== "toolResult" || msg.toolName !== "read") return;
     const visibleCall = k.calls.delete(msg.toolCallId);
     if (msg.isError) return;
-    const meta = parseMeta(msg.details);
+    const { meta, ok } = recordOf(msg);
     if (!meta) return;
     k.modes[meta.mode]++;
     k.reads++;
@@ -417,7 +418,7 @@ export function replayEntry(k, e, msg = e?.message) {
       const before = k.fullBytes.get(key) ?? k.fullBytes.get(`${meta.pathKey}\u0000full`);
       if (before !== undefined) k.savedBytes += Math.max(0, before - served);
     }
-    if (visibleCall && showsServedText(msg, meta) && anchorRead(k, meta, msg.details)) k.anchored++;
+    if (visibleCall && ok && anchorRead(k, meta, msg.details)) k.anchored++;
   } else if (e.type === "custom") {
     const inv = parseInvalidation(e);
     if (!inv) return;
