@@ -18,7 +18,8 @@
 //     context agrees with the copy where the copy has that line, and the
 //     copy patched by it agrees with the file now on every line it holds;
 //   - a nested call is a violation unless it got pi's own read.
-// ORACLE_SEED=<n> replays one session; ORACLE_FEATURES=a,b limits the
+// ORACLE_SEED=<n> replays one session (ORACLE_SESSIONS, ORACLE_STEPS and
+// ORACLE_SEED_BASE set how many, how long, from where); ORACLE_FEATURES=a,b limits the
 // steps to some features (edit, compact, cut, ctxedit, tree, refresh,
 // nested, rewrite, restart, siblings; reads and file edits always run).
 import test from "node:test";
@@ -35,6 +36,7 @@ const CLEARED = "[old tool output cleared]";
 const FEATURES = new Set((process.env.ORACLE_FEATURES ?? "compact,cut,ctxedit,tree,refresh,nested,rewrite,restart,siblings").split(",").map((s) => s.trim()));
 const SESSIONS = Number(process.env.ORACLE_SESSIONS ?? 40);
 const STEPS = Number(process.env.ORACLE_STEPS ?? 90);
+const SEED_BASE = Number(process.env.ORACLE_SEED_BASE ?? 4400);
 
 function prng(seed) {
   let a = seed >>> 0;
@@ -324,7 +326,7 @@ async function session(seed, tmpRoot) {
 test(`oracle (pi ${LINE}): randomized sessions, the model's copy rebuilt from what it sees: no marker or diff it cannot stand on`, async () => {
   const tmpRoot = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "pi-fscache-oracle-")));
   try {
-    const seeds = process.env.ORACLE_SEED ? [Number(process.env.ORACLE_SEED)] : Array.from({ length: SESSIONS }, (_, i) => 4400 + i);
+    const seeds = process.env.ORACLE_SEED ? [Number(process.env.ORACLE_SEED)] : Array.from({ length: SESSIONS }, (_, i) => SEED_BASE + i);
     const all = [];
     const total = { reads: 0, markers: 0, diffs: 0, full: 0, nested: 0 };
     for (const seed of seeds) {

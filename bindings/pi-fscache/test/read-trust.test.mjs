@@ -183,3 +183,30 @@ test(`trust (pi ${LINE}): a diff that changed lines a range marker stood on: the
   assert.notEqual(modeOf(r), "unchanged_range", `line 5 changed since the model last saw it: ${r.text}`);
   assert.equal(r.text, (await piRead(cwd, { path: "a.txt", offset: 5, limit: 1 })).text);
 });
+
+test(`trust (pi ${LINE}): a diff on a truncated read: the marker after it only when the model holds every line a read shows now`, async () => {
+  // 2100 short lines: pi's read shows 1-2000; an edit at line 10 keeps
+  // that window, so the model holds all of it and the marker holds.
+  const long = Array.from({ length: 2100 }, (_, i) => `row ${i + 1}`).join("\n") + "\n";
+  const cwd = workdir({ "l.txt": long, "w.txt": Array.from({ length: 300 }, (_, i) => `${i + 1} ${"w".repeat(200)}`).join("\n") + "\n" });
+  const h = new Harness(cwd);
+  assert.equal(modeOf(await h.read("l.txt")), "full");
+  fs.writeFileSync(path.join(cwd, "l.txt"), long.replace("row 10\n", "row ten\n"));
+  assert.equal(modeOf(await h.read("l.txt")), "diff");
+  assert.equal(modeOf(await h.read("l.txt")), "unchanged", "lines 1-2000 are all in the model's copy");
+  // 300 lines of 200 bytes: pi's read stops at 50 KB (about line 250).
+  // Lines 10-20 made short: the same read now shows about 10 lines more,
+  // which the diff did not show and the truncated read never did.
+  const first = await h.read("w.txt");
+  assert.equal(modeOf(first), "full");
+  const shownBefore = first.details.truncation.outputLines;
+  const short = fs.readFileSync(path.join(cwd, "w.txt"), "utf8").split("\n").map((l, i) => (i >= 9 && i <= 19 ? `${i + 1} short` : l)).join("\n");
+  fs.writeFileSync(path.join(cwd, "w.txt"), short);
+  assert.equal(modeOf(await h.read("w.txt")), "diff");
+  const now = await piRead(cwd, { path: "w.txt" });
+  assert.ok(now.details.truncation.outputLines > shownBefore, `pi's read now shows more lines (${now.details.truncation.outputLines} > ${shownBefore})`);
+  const r = await h.read("w.txt");
+  assert.notEqual(modeOf(r), "unchanged", "the model does not hold the lines the read shows now past the old cut");
+  assert.equal(r.text, now.text);
+  assert.equal(modeOf(await h.read("w.txt")), "unchanged", "once sent, trusted again");
+});

@@ -214,16 +214,25 @@ export default function registerRead(pi, options = {}) {
     let result;
     try {
       result = await serve(bases);
-      // A marker standing on a full-scope anchor whose text the model holds
-      // only in part (a diff on a truncated read): ask again without it.
+      // A marker standing on a full-scope anchor of which the model holds
+      // only lines 1..known (a diff on a truncated read): served only when
+      // what a read shows now lies within them, else the text.
       const m = result?.meta;
-      if (known && m && (m.mode === "unchanged" || m.mode === "unchanged_range") && bases[m.scopeKey] !== m.baseHash && bases.full === m.baseHash) {
-        if (known.shownOf(m.pathKey, m.baseHash) === "weak") {
-          const { full: _weak, ...rest } = bases;
-          result = await serve(rest);
+      if (known && m && (m.mode === "unchanged" || m.mode === "unchanged_range") && (m.scopeKey === "full" || bases[m.scopeKey] !== m.baseHash)) {
+        const shown = known.shownOf(m.pathKey, m.baseHash);
+        if (shown?.kind === "weak") {
+          if (m.mode === "unchanged_range") {
+            if (!(m.rangeEnd <= shown.known)) {
+              const { full: _weak, ...rest } = bases;
+              result = await serve(rest);
+            }
+          } else {
+            const text = await serve({});
+            const t = text?.truncation;
+            const lines = t && t.truncated ? t.outputLines : text?.meta?.totalLines;
+            if (!(lines <= shown.known)) result = text;
+          }
         }
-      } else if (known && m && m.mode === "unchanged" && m.scopeKey === "full" && known.shownOf(m.pathKey, m.baseHash) === "weak") {
-        result = await serve({});
       }
     } catch (err) {
       const code = errorWithCode(err);

@@ -136,12 +136,14 @@ export class Knowledge {
     this.blocked = new Map();
     /**
      * How far a full-scope anchor's text was shown, when not all of it:
-     * pathKey + "\0" + hash -> "partial" (a truncated full read: a marker
-     * of that same text shows what it showed) or "weak" (a diff that stood
-     * on a partial or weak anchor: the model holds the lines the truncated
-     * read showed, patched, and those of the hunks, which need not be all a
-     * read shows now; no marker is answered from it, a diff may be).
-     * @type {Map<string, "partial" | "weak">}
+     * pathKey + "\0" + hash -> {kind, known}. "partial": a truncated full
+     * read (a marker of that same text shows what it showed). "weak": a
+     * diff that stood on a partial or weak anchor: the model holds lines
+     * 1..known of this version (the truncated read's lines, patched, and
+     * the hunks that reach past them), which need not be all a read shows
+     * now: a marker is answered from it only when what a read shows now
+     * lies within them (index.js checks), a diff always may be.
+     * @type {Map<string, {kind: "partial" | "weak", known: number}>}
      */
     this.shown = new Map();
     /** Read calls visible in the window whose result has not come yet. */
@@ -196,7 +198,7 @@ export class Knowledge {
     this.anchor(pathKey, scopeKey, hash, { text: true, lifts: true });
   }
 
-  /** "partial", "weak" or undefined (all shown) for the path's full-scope anchor at hash. */
+  /** {kind: "partial" | "weak", known} or undefined (all shown) for the path's full-scope anchor at hash. */
   shownOf(pathKey, hash) {
     return this.shown.get(`${pathKey}\u0000${hash}`);
   }
@@ -418,7 +420,7 @@ export function replayEntry(k, e, msg = e?.message) {
       const before = k.fullBytes.get(key) ?? k.fullBytes.get(`${meta.pathKey}\u0000full`);
       if (before !== undefined) k.savedBytes += Math.max(0, before - served);
     }
-    if (visibleCall && ok && anchorRead(k, meta, msg.details)) k.anchored++;
+    if (visibleCall && ok && anchorRead(k, meta, msg.details, meta.mode === "diff" ? msg.content[0].text : undefined)) k.anchored++;
   } else if (e.type === "custom") {
     const inv = parseInvalidation(e);
     if (!inv) return;
@@ -427,29 +429,57 @@ export function replayEntry(k, e, msg = e?.message) {
   }
 }
 
+const HUNK_RE = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/;
+
+/**
+ * The lines 1..n of a diff's new version the model holds, when it held
+ * lines 1..known of the old one: the prefix shifted by the hunks inside
+ * it, extended to the end of a hunk that reaches past it.
+ */
+export function knownAfterDiff(text, known) {
+  let shift = 0;
+  for (const line of String(text).split("\n")) {
+    const m = HUNK_RE.exec(line);
+    if (!m) continue;
+    const b = m[2] === undefined ? 1 : Number(m[2]);
+    const d = m[4] === undefined ? 1 : Number(m[4]);
+    const os = b > 0 ? Number(m[1]) : Number(m[1]) + 1;
+    const ns = d > 0 ? Number(m[3]) : Number(m[3]) + 1;
+    if (os + b - 1 <= known) {
+      shift += d - b;
+      continue;
+    }
+    if (os <= known + 1) return Math.max(known + shift, ns + d - 1);
+    break;
+  }
+  return known + shift;
+}
+
 // The chain rule for one visible read result; true when it anchored.
-function anchorRead(k, meta, details) {
+function anchorRead(k, meta, details, text) {
   const { pathKey, scopeKey, servedHash, mode } = meta;
   const base = typeof meta.baseHash === "string" ? meta.baseHash : undefined;
   if (mode === "full" || mode === "full_fallback") {
-    const truncated = scopeKey === "full" && details && details.truncation && details.truncation.truncated === true;
-    k.anchor(pathKey, scopeKey, servedHash, { text: true, lifts: true, shown: truncated ? "partial" : undefined });
+    const t = scopeKey === "full" && details && details.truncation;
+    const shown = t && t.truncated === true ? { kind: "partial", known: Number.isSafeInteger(t.outputLines) && t.outputLines > 0 ? t.outputLines : 0 } : undefined;
+    k.anchor(pathKey, scopeKey, servedHash, { text: true, lifts: true, shown });
     return true;
   }
   if (!k.anchors(pathKey, scopeKey, base)) return false;
   const fromFull = k.get(pathKey, scopeKey) !== base; // the base came from the full scope
+  const baseShown = scopeKey === "full" || fromFull ? k.shownOf(pathKey, base) : undefined;
   if (mode === "diff") {
     if (scopeKey !== "full") return false;
-    k.anchor(pathKey, "full", servedHash, { text: true, shown: k.shownOf(pathKey, base) ? "weak" : undefined });
+    k.anchor(pathKey, "full", servedHash, { text: true, shown: baseShown ? { kind: "weak", known: knownAfterDiff(text, baseShown.known) } : undefined });
     return true;
   }
   // A marker shows no text: it anchors its scope at servedHash when the
-  // model's copy holds what a read shows now. A marker standing on a weak
-  // full anchor may not hold it (the package never serves one: index.js).
-  const weakBase = (scopeKey === "full" || fromFull) && k.shownOf(pathKey, base) === "weak";
-  if (weakBase) return false;
+  // model's copy holds what a read shows now. On a weak full anchor that is
+  // so only for a range within the lines the model holds (a full-scope
+  // marker there was checked when it was served, and changes nothing).
   if (mode === "unchanged" && (scopeKey !== "full" || servedHash !== base)) return false;
   if (mode === "unchanged_range" && scopeKey === "full") return false;
-  k.anchor(pathKey, scopeKey, servedHash, { shown: scopeKey === "full" ? k.shownOf(pathKey, base) : undefined });
+  if (mode === "unchanged_range" && baseShown?.kind === "weak" && !(Number.isSafeInteger(meta.rangeEnd) && meta.rangeEnd <= baseShown.known)) return false;
+  k.anchor(pathKey, scopeKey, servedHash, { shown: scopeKey === "full" ? baseShown : undefined });
   return true;
 }
