@@ -210,3 +210,14 @@ test(`trust (pi ${LINE}): a diff on a truncated read: the marker after it only w
   assert.equal(r.text, now.text);
   assert.equal(modeOf(await h.read("w.txt")), "unchanged", "once sent, trusted again");
 });
+
+test(`trust (pi ${LINE}): a nested call of a FIFO is refused with the engine's error, never handed to pi's read (which would block)`, async () => {
+  const cwd = workdir({});
+  const { execFileSync } = await import("node:child_process");
+  execFileSync("mkfifo", [path.join(cwd, "pipe")]);
+  const h = new Harness(cwd);
+  const parent = appendToolCall(h.sm, "codemode", { code: "read('pipe')" });
+  const r = await h.exec(`${parent}/1`, { path: "pipe" });
+  assert.equal(r.isError, true);
+  assert.match(r.text, /pipe/);
+});

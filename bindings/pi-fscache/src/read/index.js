@@ -195,7 +195,20 @@ export default function registerRead(pi, options = {}) {
     } catch {
       nested = true;
     }
-    if (nested) return baseline(toolCallId, params, signal, onUpdate, ctx);
+    const lineCount = await hostLineCount(createReadToolDefinition);
+    const serve = (b) => native.readCache({ path, cwd, offset, limit, pathKey: resolved.pathKey, bases: b, signal, lineCount });
+    if (nested) {
+      // Never a file pi's read would block on (a FIFO, a device: §14): the
+      // engine refuses those with its error, as for the model's reads.
+      try {
+        await serve({});
+      } catch (err) {
+        const code = errorWithCode(err);
+        if (code === "cancelled" || signal?.aborted) throw new Error("Operation aborted");
+        if (USER_ERRORS.has(code)) rethrow(err);
+      }
+      return baseline(toolCallId, params, signal, onUpdate, ctx);
+    }
     let bases = {};
     let known;
     if (hasSession) {
@@ -209,8 +222,6 @@ export default function registerRead(pi, options = {}) {
       }
     }
 
-    const lineCount = await hostLineCount(createReadToolDefinition);
-    const serve = (b) => native.readCache({ path, cwd, offset, limit, pathKey: resolved.pathKey, bases: b, signal, lineCount });
     let result;
     try {
       result = await serve(bases);
