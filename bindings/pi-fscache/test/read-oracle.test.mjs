@@ -4,7 +4,8 @@
 // random cut points and at pi's own (findCutPoint, as compact() cuts),
 // context edits that omit and replace (pi 1.x), /tree moves with and
 // without the event, sibling reads and a leaf moved back under them,
-// refreshes, nested calls, results another extension rewrote, restarts).
+// refreshes, nested calls, results another extension rewrote, restarts,
+// forks through createBranchedSession).
 //
 // After every read, the model's copy of each file is rebuilt from the
 // model-visible messages alone (pi's buildSessionContext), never from
@@ -21,7 +22,7 @@
 // ORACLE_SEED=<n> replays one session (ORACLE_SESSIONS, ORACLE_STEPS and
 // ORACLE_SEED_BASE set how many, how long, from where); ORACLE_FEATURES=a,b limits the
 // steps to some features (edit, compact, cut, ctxedit, tree, refresh,
-// nested, rewrite, restart, siblings; reads and file edits always run).
+// nested, rewrite, restart, fork, siblings; reads and file edits always run).
 import test from "node:test";
 import assert from "node:assert/strict";
 import fs from "node:fs";
@@ -33,7 +34,7 @@ import { appendToolCall } from "./session-helpers.mjs";
 
 const { SessionManager, findCutPoint } = pi;
 const CLEARED = "[old tool output cleared]";
-const FEATURES = new Set((process.env.ORACLE_FEATURES ?? "compact,cut,ctxedit,tree,refresh,nested,rewrite,restart,siblings").split(",").map((s) => s.trim()));
+const FEATURES = new Set((process.env.ORACLE_FEATURES ?? "compact,cut,ctxedit,tree,refresh,nested,rewrite,restart,fork,siblings").split(",").map((s) => s.trim()));
 const SESSIONS = Number(process.env.ORACLE_SESSIONS ?? 40);
 const STEPS = Number(process.env.ORACLE_STEPS ?? 90);
 const SEED_BASE = Number(process.env.ORACLE_SEED_BASE ?? 4400);
@@ -292,7 +293,11 @@ async function session(seed, tmpRoot) {
       sm.appendMessage({ role: "toolResult", toolCallId: parent, toolName: "codemode", content: [{ type: "text", text: "done" }], details: {}, isError: false, timestamp: Date.now() });
     } else if (k < 87 && on("rewrite")) rewriteNext = true;
     else if (k < 89 && on("restart")) h = new Harness(cwd, sm);
-    else if (k < 100 && on("siblings")) {
+    else if (k < 91 && on("fork") && branch.length > 1) {
+      // /fork: the manager switches to a new session holding the path to an entry
+      sm.createBranchedSession(r.pick(branch).id);
+      if (r.chance(0.5)) for (const fn of h.pi.handlers.get("session_start") ?? []) fn({}, h.ctx());
+    } else if (k < 100 && on("siblings")) {
       const argsList = Array.from({ length: 2 + r.int(2) }, randomArgs);
       const ids = argsList.map((_, i) => `sib${seed}_${step}_${i}`);
       const assistant = sm.appendMessage({
