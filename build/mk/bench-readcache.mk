@@ -5,7 +5,10 @@
 #      pi-fscache's read side by side on the same files at the same moments,
 #      idle and beside a CPU hog: bytes served per kind of read, the diff's
 #      share of the file after an edit, latency and what the cache adds.
-#      Report: build/out/bench/readcache.md and readcache.json.
+#      Report: build/out/bench/readcache.md and readcache.json. It runs
+#      once per pi line: pi 0.73.1 on Node 20 (NODE), then pi 1.6.0 on
+#      Node 22 (NODE22, PI_LINE=1, test/pi1-aliases.mjs imported first):
+#      readcache-pi1.md and readcache-pi1.json.
 #   2. make bench-diff (a prerequisite, run first): internal/diff against jsdiff on 2k, 12k and 100k-line
 #      files with 10 to 1000 edits, in one run.
 #
@@ -17,6 +20,9 @@ BENCH_READCACHE_REPO  = $(abspath $(or $(BENCH_REPO),$(shell $(GO) env GOROOT)/s
 .PHONY: bench-readcache
 BENCH_EXTRA += bench-readcache
 
-bench-readcache: build pi-deps bench-diff ## the read cache: bench-diff, then a scripted pi session over BENCH_REPO against pi's read (build/out/bench/readcache.md)
-	cd bindings/pi-fscache && FSCACHE_NODE_ADDON=$(abspath $(NODE_ADDON)) $(NODE) bench/readcache.mjs \
-	  --repo $(BENCH_READCACHE_REPO) --out $(abspath build/out/bench) --tmp $(abspath build/out/tmp) $(BENCH_READCACHE_ARGS)
+BENCH_READCACHE_RUN = bench/readcache.mjs --repo $(BENCH_READCACHE_REPO) --out $(abspath build/out/bench) --tmp $(abspath build/out/tmp) $(BENCH_READCACHE_ARGS)
+
+bench-readcache: build pi-deps bench-diff node22 ## the read cache: bench-diff, then a scripted pi session over BENCH_REPO against pi's read, on pi 0.73 and pi 1.x (build/out/bench/readcache.md, readcache-pi1.md)
+	cd bindings/pi-fscache && FSCACHE_NODE_ADDON=$(abspath $(NODE_ADDON)) $(NODE) $(BENCH_READCACHE_RUN)
+	cd bindings/pi-fscache && FSCACHE_NODE_ADDON=$(abspath $(NODE_ADDON)) PI_LINE=1 BENCH_SUFFIX=-pi1 \
+	  $(NODE22) --import ./test/pi1-aliases.mjs $(BENCH_READCACHE_RUN)

@@ -12,6 +12,11 @@
 // Reports the bytes each tool served per kind of read, the diff's share of
 // the file's bytes after an edit, and each read's latency (p50, p90) with
 // the latency the cache adds over pi's read, idle and beside a CPU hog.
+// Then a long session (issue 44): the session filled to 1,000 entries, a
+// compaction, and 100 rereads each after a context edit (pi 1.x's
+// appendContextEdit, omitting or replacing an earlier read's result; pi
+// 0.73 has none, so there the rereads follow plain entries): what the
+// replay of pi's projection costs a reread.
 // Usage: node readcache.mjs --repo DIR [--files 40] [--rounds 3] [--out build/out/bench] [--tmp DIR]
 // (make bench-readcache runs it, with BENCH_REPO or Go's src.)
 import { spawn } from "node:child_process";
@@ -21,7 +26,7 @@ import { dirname, join, relative } from "node:path";
 import { performance } from "node:perf_hooks";
 import { createEditToolDefinition, createReadToolDefinition, SessionManager } from "@mariozechner/pi-coding-agent";
 import registerRead from "../src/read/index.js";
-import { appendToolRun } from "../test/session-helpers.mjs";
+import { appendToolCall } from "../test/session-helpers.mjs";
 
 const args = process.argv.slice(2);
 const opt = (name, def) => {
@@ -98,10 +103,12 @@ async function session(files, cwd, hog) {
   let flip = false;
   async function both(kind, f, args) {
     const run = async (tool, sm) => {
+      // as pi runs it: the model's call appended, the tool run, its result appended
+      const id = appendToolCall(sm, "read", args);
       const t0 = performance.now();
-      const r = await tool.execute("id", args, undefined, undefined, { cwd, sessionManager: sm, ui: { notify() {} } });
+      const r = await tool.execute(id, args, undefined, undefined, { cwd, sessionManager: sm, ui: { notify() {} } });
       const ms = performance.now() - t0;
-      appendToolRun(sm, "read", args, r);
+      sm.appendMessage({ role: "toolResult", toolCallId: id, toolName: "read", content: r.content, details: r.details, isError: false, timestamp: Date.now() });
       return { ms, bytes: textBytes(r), mode: r.details?.readcache?.mode ?? "baseline" };
     };
     flip = !flip;
@@ -147,6 +154,31 @@ async function session(files, cwd, hog) {
     sm.appendCompaction("summary of the earlier work", kept.id, 1000);
   }
   for (const f of files) await both("after-compaction", f, { path: f.rel });
+
+  // The long session: 1,000 entries, a compaction, 100 context edits.
+  let i = 0;
+  while (smOurs.getEntries().length < 1000) {
+    if (i % 4 === 0) {
+      user(smOurs);
+      user(smBase);
+    }
+    const f = files[i++ % files.length];
+    await both("fill", f, { path: f.rel });
+  }
+  for (const sm of [smOurs, smBase]) {
+    const entries = sm.getBranch();
+    sm.appendCompaction("summary of the long session", entries[Math.floor(entries.length / 2)].id, 1000);
+  }
+  const canEdit = typeof smOurs.appendContextEdit === "function";
+  for (let n = 0; n < 100; n++) {
+    if (canEdit) {
+      const targets = smOurs.buildContextEntries().filter((e) => e.type === "message" && e.message.role === "toolResult");
+      const t = targets[(n * 7919) % targets.length];
+      smOurs.appendContextEdit(t.id, n % 2 ? null : { content: "[old tool output cleared]" });
+    } else user(smOurs);
+    const f = files[n % files.length];
+    await both("reread-long", f, { path: f.rel });
+  }
   return rows;
 }
 
@@ -184,9 +216,11 @@ async function main() {
       child?.kill();
     }
   }
-  const kinds = ["first", "unchanged", "after-edit", "range", "range-again", "after-compaction"];
+  const kinds = ["first", "unchanged", "after-edit", "range", "range-again", "after-compaction", "reread-long"];
   const md = [];
-  md.push(`# bench-readcache: ${picked.length} files of ${repo}, ${rounds} rounds, idle and beside a CPU hog`, "");
+  const line = typeof SessionManager.inMemory("/").appendContextEdit === "function" ? "pi 1.x" : "pi 0.73";
+  md.push(`# bench-readcache (${line}, Node ${process.versions.node}): ${picked.length} files of ${repo}, ${rounds} rounds, idle and beside a CPU hog`, "");
+  md.push(`reread-long: a reread after 1,000 entries, a compaction and ${line === "pi 1.x" ? "a context edit before each of the 100 rereads" : "no context edits (pi 0.73 has none)"}.`, "");
   md.push("Bytes served (idle rounds; text content), pi's read against pi-fscache's read:", "");
   md.push("| read | calls | pi bytes | pi-fscache bytes | ratio | modes |", "| --- | ---: | ---: | ---: | ---: | --- |");
   for (const k of kinds) {
@@ -216,8 +250,9 @@ async function main() {
     }
   }
   mkdirSync(outDir, { recursive: true });
-  writeFileSync(join(outDir, "readcache.md"), md.join("\n") + "\n");
-  writeFileSync(join(outDir, "readcache.json"), JSON.stringify({ repo, files: picked.length, rounds, summary, editShares: shares, rows: all }, null, 1));
+  const suffix = process.env.BENCH_SUFFIX ?? "";
+  writeFileSync(join(outDir, `readcache${suffix}.md`), md.join("\n") + "\n");
+  writeFileSync(join(outDir, `readcache${suffix}.json`), JSON.stringify({ repo, line, files: picked.length, rounds, summary, editShares: shares, rows: all }, null, 1));
   console.log(md.join("\n"));
 }
 

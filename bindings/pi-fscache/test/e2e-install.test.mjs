@@ -12,6 +12,7 @@ import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { PI_VERSION, pi, piCommand } from "./pi-line.mjs";
+import { appendToolCall } from "./session-helpers.mjs";
 
 const { DefaultResourceLoader, SessionManager, SettingsManager } = pi;
 
@@ -52,7 +53,10 @@ test("e2e: pi install ./bindings/pi-fscache, then pi loads it", async (t) => {
   assert.ok(mine.commands.has("readcache-status") && mine.commands.has("readcache-refresh"));
   const read = mine.tools.get("read").definition;
   const ctx = { cwd, sessionManager: SessionManager.inMemory(cwd), ui: { notify() {} } };
-  const r = await read.execute("t1", { path: "hello.txt" }, undefined, undefined, ctx);
+  // as pi runs it: the model's call is in the session before the tool runs
+  // (a call no message issued is a program's, and gets pi's own read)
+  const id = appendToolCall(ctx.sessionManager, "read", { path: "hello.txt" });
+  const r = await read.execute(id, { path: "hello.txt" }, undefined, undefined, ctx);
   assert.equal(r.content[0].text, "hello\n");
   assert.equal(r.details.readcache.mode, "full");
 

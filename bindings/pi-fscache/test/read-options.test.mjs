@@ -11,6 +11,7 @@ import { linesOf, pi } from "./pi-line.mjs";
 
 const { SessionManager, createReadToolDefinition } = pi;
 import registerRead, { disabledByEnv } from "../src/read/index.js";
+import { appendToolCall } from "./session-helpers.mjs";
 
 const tmpRoot = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "pi-fscache-options-")));
 test.after(() => fs.rmSync(tmpRoot, { recursive: true, force: true }));
@@ -41,15 +42,24 @@ function setup(cwd, options = {}) {
   const reg = registerRead(pi, { env: {}, ...options });
   const ctx = { cwd, sessionManager: sm, ui: { notify: (m, l) => notes.push([l, m]) } };
   let seq = 0;
-  const exec = (args) => pi.tools.get("read").execute(`c${++seq}`, args, undefined, undefined, ctx);
+  // execAs: a call of an assistant message already appended (siblings);
+  // exec: the model's call, appended first as pi appends it.
+  const execAs = (id, args) => pi.tools.get("read").execute(id, args, undefined, undefined, ctx);
+  const exec = (args) => execAs((seq = appendToolCall(sm, "read", args)), args);
   const append = (id, res) =>
     sm.appendMessage({ role: "toolResult", toolCallId: id, toolName: "read", content: res.content, details: res.details, isError: false, timestamp: Date.now() });
   const read = async (args) => {
     const res = await exec(args);
-    append(`c${seq}`, res);
+    append(seq, res);
     return res;
   };
-  return { sm, pi, reg, ctx, notes, exec, append, read };
+  /** One assistant message calling read once per args; returns the calls' ids. */
+  const assistant = (...argsList) => {
+    const ids = argsList.map((_, i) => `m${sm.getEntryCount?.() ?? sm.getEntries().length}_${i}`);
+    sm.appendMessage({ role: "assistant", content: argsList.map((a, i) => ({ type: "toolCall", id: ids[i], name: "read", arguments: a })), api: "faux", provider: "faux", model: "faux", usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason: "toolUse", timestamp: Date.now() });
+    return ids;
+  };
+  return { sm, pi, reg, ctx, notes, exec, execAs, assistant, append, read };
 }
 
 test("PI_FSCACHE_READ=0 registers nothing of the read cache", () => {
@@ -116,9 +126,9 @@ test("overlay: a sibling read of the same assistant message gets the marker; a r
   const cwd = workdir({ "a.txt": body });
   const s = setup(cwd);
   // one assistant message, two read calls: the second runs before pi appends the first's result
-  s.sm.appendMessage({ role: "assistant", content: [], api: "faux", provider: "faux", model: "faux", usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } }, stopReason: "toolUse", timestamp: Date.now() });
-  const first = await s.exec({ path: "a.txt" });
-  const second = await s.exec({ path: "a.txt" });
+  const [id1, id2] = s.assistant({ path: "a.txt" }, { path: "a.txt" });
+  const first = await s.execAs(id1, { path: "a.txt" });
+  const second = await s.execAs(id2, { path: "a.txt" });
   assert.equal(first.details.readcache.mode, "full");
   assert.equal(second.details.readcache.mode, "unchanged");
   // neither result is appended (an aborted turn); the leaf moves on
@@ -130,7 +140,8 @@ test("overlay: a sibling read of the same assistant message gets the marker; a r
 test("reads run in the order they start: a sibling's marker never precedes the text it relies on", async () => {
   const cwd = workdir({ "a.txt": body });
   const s = setup(cwd);
-  const rs = await Promise.all([s.exec({ path: "a.txt" }), s.exec({ path: "a.txt" }), s.exec({ path: "a.txt" })]);
+  const ids = s.assistant({ path: "a.txt" }, { path: "a.txt" }, { path: "a.txt" });
+  const rs = await Promise.all(ids.map((id) => s.execAs(id, { path: "a.txt" })));
   assert.deepEqual(rs.map((r) => r.details.readcache.mode), ["full", "unchanged", "unchanged"]);
 });
 

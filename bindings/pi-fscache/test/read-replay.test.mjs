@@ -5,18 +5,21 @@ import assert from "node:assert/strict";
 import { pi } from "./pi-line.mjs";
 
 const { SessionManager } = pi;
-import { CUSTOM_TYPE, invalidation, parseMeta, replay, replayStart } from "../src/read/replay.js";
+import { CUSTOM_TYPE, invalidation, parseMeta, replay, replayStart, textHashOf } from "../src/read/replay.js";
 import { ReadState } from "../src/read/state.js";
-import { appendToolRun } from "./session-helpers.mjs";
+import { appendToolCall, appendToolRun } from "./session-helpers.mjs";
 
 const H = (c) => c.repeat(64);
 const A = H("a");
 const B = H("b");
 const C = H("c");
 
-function meta(pathKey, scopeKey, servedHash, mode = "full", bytes = 100) {
+function meta(pathKey, scopeKey, servedHash, mode = "full", bytes = 100, baseHash) {
   const [start, end] = scopeKey === "full" ? [1, 10] : scopeKey.slice(2).split(":").map(Number);
-  return { v: 1, pathKey, scopeKey, servedHash, mode, totalLines: 10, rangeStart: start, rangeEnd: end, bytes };
+  const m = { v: 1, pathKey, scopeKey, servedHash, mode, totalLines: 10, rangeStart: start, rangeEnd: end, bytes };
+  if (baseHash !== undefined) m.baseHash = baseHash;
+  else if (mode === "unchanged" || mode === "unchanged_range") m.baseHash = servedHash;
+  return m;
 }
 
 function user(sm, text = "go") {
@@ -24,7 +27,9 @@ function user(sm, text = "go") {
 }
 /** An assistant read call and its result, as pi appends them. */
 function readResult(sm, m, { toolName = "read", isError = false, details } = {}) {
-  const content = [{ type: "text", text: "x".repeat(m ? m.bytes : 10) }];
+  const text = "x".repeat(m ? m.bytes : 10);
+  const content = [{ type: "text", text }];
+  if (m && !details) m = { ...m, textHash: textHashOf(text) };
   return appendToolRun(sm, toolName, { path: "x" }, { content, details: details ?? { readcache: m } }, isError);
 }
 
@@ -32,18 +37,24 @@ test("replay: no compaction replays from the root; later reads overwrite earlier
   const sm = SessionManager.inMemory("/tmp");
   user(sm);
   readResult(sm, meta("/p", "full", A));
-  readResult(sm, meta("/p", "full", B, "diff", 20));
-  readResult(sm, meta("/p", "r:1:5", C));
+  readResult(sm, meta("/p", "full", B, "diff", 20, A));
+  readResult(sm, meta("/p", "r:1:5", B));
   readResult(sm, meta("/q", "full", A));
-  const k = replay(sm.getBranch());
+  let k = replay(sm.getBranch());
   assert.equal(k.get("/p", "full"), B);
-  assert.equal(k.get("/p", "r:1:5"), C);
+  assert.equal(k.get("/p", "r:1:5"), B);
   assert.equal(k.get("/q", "full"), A);
   assert.equal(k.reads, 4);
   assert.equal(k.modes.full, 3);
   assert.equal(k.modes.diff, 1);
   assert.equal(k.savedBytes, 80); // the diff's 20 bytes against the full read's 100
-  assert.deepEqual(k.bases("/p"), { full: B, "r:1:5": C });
+  assert.deepEqual(k.bases("/p"), { full: B, "r:1:5": B });
+  // lines 1-5 sent at another version: the model's copy of the whole file
+  // is now a mix, so the full scope is no longer anchored; /q is untouched
+  readResult(sm, meta("/p", "r:1:5", C));
+  k = replay(sm.getBranch());
+  assert.deepEqual(k.bases("/p"), { "r:1:5": C });
+  assert.equal(k.get("/q", "full"), A);
 });
 
 test("replay: a compaction that kept the read (firstKeptEntryId before it) keeps it trusted (seed 004)", () => {
@@ -103,9 +114,9 @@ test("replay: invalidations drop a scope; full drops every range; a range drops 
   assert.deepEqual(k.bases("/p", 3, 8), { "r:20:30": A }, "no full fallback for the refreshed range");
   assert.deepEqual(k.bases("/p", 20, 30), { full: A, "r:20:30": A });
   assert.deepEqual(k.bases("/p"), { full: A, "r:20:30": A }, "a whole-file read still has its base");
-  readResult(sm, meta("/p", "r:3:8", B));
+  readResult(sm, meta("/p", "r:3:8", A));
   k = replay(sm.getBranch());
-  assert.deepEqual(k.bases("/p", 3, 8), { full: A, "r:20:30": A, "r:3:8": B }, "a read of the range lifts the block");
+  assert.deepEqual(k.bases("/p", 3, 8), { full: A, "r:20:30": A, "r:3:8": A }, "a read of the range lifts the block");
   sm.appendCustomEntry(CUSTOM_TYPE, invalidation("/p", "full"));
   k = replay(sm.getBranch());
   assert.deepEqual(k.bases("/p"), {});
@@ -170,17 +181,22 @@ test("state: the overlay counts only at the leaf it was recorded at (§7.3)", ()
   const sm = SessionManager.inMemory("/tmp");
   const st = new ReadState();
   user(sm);
-  st.record(sm, "/p", "full", A);
+  const served = (id, hash) => {
+    const text = `text of ${hash.slice(0, 4)}`;
+    return { role: "toolResult", toolName: "read", toolCallId: id, content: [{ type: "text", text }], details: { readcache: { ...meta("/p", "full", hash), textHash: textHashOf(text) } }, isError: false };
+  };
+  const id = appendToolCall(sm, "read", { path: "p" });
+  st.record(sm, served(id, A));
   assert.equal(st.knowledge(sm).get("/p", "full"), A, "a sibling call of the same assistant message sees it");
   user(sm, "the result never landed; the leaf moved");
   assert.equal(st.knowledge(sm).get("/p", "full"), undefined);
-  st.record(sm, "/p", "full", B);
+  st.record(sm, served(appendToolCall(sm, "read", { path: "p" }), B));
   st.clear();
   assert.equal(st.knowledge(sm).get("/p", "full"), undefined, "clear drops the overlay");
   assert.equal(st.replayed(sm).get("/p", "full"), undefined, "and the overlay never leaks into the memo");
 });
 
-test("state: the incremental replay from a memoized ancestor equals the full replay, across reads, invalidations, branches and compactions", () => {
+test("state: the incremental replay from a memoized ancestor equals the full replay, across reads, invalidations, branches, compactions and (pi 1.x) context edits", () => {
   const sm = SessionManager.inMemory("/tmp");
   const state = new ReadState();
   let seed = 7;
@@ -191,6 +207,8 @@ test("state: the incremental replay from a memoized ancestor equals the full rep
     blocked: [...k.blocked].sort(),
     modes: k.modes,
     reads: k.reads,
+    anchored: k.anchored,
+    calls: [...k.calls].sort(),
     invalidations: k.invalidations,
   });
   for (let step = 0; step < 400; step++) {
@@ -206,6 +224,11 @@ test("state: the incremental replay from a memoized ancestor equals the full rep
     } else if (r < 18 && sm.getBranch().length > 0) {
       const branch = sm.getBranch();
       sm.appendCompaction("summary", branch[rand(branch.length)].id, 100);
+    } else if (r === 18 && typeof sm.appendContextEdit === "function") {
+      // pi 1.x: the state replays pi's own projection, replay() applies the
+      // window's context edits itself: the two must agree
+      const targets = sm.getBranch().filter((e) => e.type === "message" && e.message.role !== "user");
+      if (targets.length) sm.appendContextEdit(targets[rand(targets.length)].id, rand(2) ? null : { content: "[cleared]" });
     } else readResult(sm, meta(p, "full", hashes[rand(3)]), { isError: rand(2) === 0 });
     const got = state.replayed(sm);
     assert.deepEqual(snapshot(got), snapshot(replay(sm.getBranch())), `step ${step}`);

@@ -15,7 +15,7 @@ import { existsSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
 import { createReadToolDefinition } from "@mariozechner/pi-coding-agent";
 import { Type } from "typebox";
-import { CUSTOM_TYPE, MODES, invalidation } from "./replay.js";
+import { CUSTOM_TYPE, MODES, invalidation, textHashOf } from "./replay.js";
 import { ReadState } from "./state.js";
 
 export { CUSTOM_TYPE } from "./replay.js";
@@ -81,6 +81,36 @@ async function hostLineCount(createReadToolDefinitionFn) {
     }
   })();
   return lineCountProbe;
+}
+
+// How far back from the leaf a read's own call is looked for (sibling
+// calls' results may come between it and the leaf).
+const CALL_LOOKBACK = 256;
+
+/**
+ * Whether the assistant message that issued toolCallId is on sm's branch
+ * near the leaf: pi appends the model's message before running its tools.
+ * A call no assistant message issued is a program's (pi 1.x's
+ * ctx.executeTool(), id "<parent id>/<n>", its result going back to the
+ * calling tool, never into the transcript): it gets pi's own read.
+ */
+function modelIssued(sm, toolCallId) {
+  if (typeof toolCallId !== "string") return false;
+  const issued = (e) =>
+    e && e.type === "message" && e.message && e.message.role === "assistant" && Array.isArray(e.message.content) && e.message.content.some((c) => c && c.type === "toolCall" && c.id === toolCallId);
+  if (typeof sm.getLeafId === "function" && typeof sm.getEntry === "function") {
+    let id = sm.getLeafId();
+    for (let steps = 0; id && steps < CALL_LOOKBACK; steps++) {
+      const e = sm.getEntry(id);
+      if (!e) return false;
+      if (issued(e)) return true;
+      id = e.parentId;
+    }
+    return false;
+  }
+  const branch = sm.getBranch();
+  for (let i = branch.length - 1; i >= 0 && i >= branch.length - CALL_LOOKBACK; i--) if (issued(branch[i])) return true;
+  return false;
 }
 
 /** [start, end] of a read's lines: undefined for the whole file. */
@@ -156,20 +186,65 @@ export default function registerRead(pi, options = {}) {
     }
 
     const sm = ctx?.sessionManager;
+    const hasSession = sm && typeof sm.getBranch === "function";
+    // A program's call (pi 1.x's ctx.executeTool) or one no visible message
+    // made: pi's own read, nothing recorded (issue 44).
+    let nested = false;
+    try {
+      nested = hasSession && !modelIssued(sm, toolCallId);
+    } catch {
+      nested = true;
+    }
+    const lineCount = await hostLineCount(createReadToolDefinition);
+    const serve = (b) => native.readCache({ path, cwd, offset, limit, pathKey: resolved.pathKey, bases: b, signal, lineCount });
+    if (nested) {
+      // Never a file pi's read would block on (a FIFO, a device: §14): the
+      // engine refuses those with its error, as for the model's reads.
+      try {
+        await serve({});
+      } catch (err) {
+        const code = errorWithCode(err);
+        if (code === "cancelled" || signal?.aborted) throw new Error("Operation aborted");
+        if (USER_ERRORS.has(code)) rethrow(err);
+      }
+      return baseline(toolCallId, params, signal, onUpdate, ctx);
+    }
     let bases = {};
-    if (sm && typeof sm.getBranch === "function") {
+    let known;
+    if (hasSession) {
       try {
         const [start, end] = requestedRange(resolved.offset, resolved.limit);
-        bases = state.knowledge(sm).bases(resolved.pathKey, start, end);
+        known = state.knowledge(sm);
+        bases = known.bases(resolved.pathKey, start, end);
       } catch {
         bases = {}; // §14: a replay that fails trusts nothing
+        known = undefined;
       }
     }
 
-    const lineCount = await hostLineCount(createReadToolDefinition);
     let result;
     try {
-      result = await native.readCache({ path, cwd, offset, limit, pathKey: resolved.pathKey, bases, signal, lineCount });
+      result = await serve(bases);
+      // A marker standing on a full-scope anchor of which the model holds
+      // only lines 1..known (a diff on a truncated read): served only when
+      // what a read shows now lies within them, else the text.
+      const m = result?.meta;
+      if (known && m && (m.mode === "unchanged" || m.mode === "unchanged_range") && (m.scopeKey === "full" || bases[m.scopeKey] !== m.baseHash)) {
+        const shown = known.shownOf(m.pathKey, m.baseHash);
+        if (shown?.kind === "weak") {
+          if (m.mode === "unchanged_range") {
+            if (!(m.rangeEnd <= shown.known)) {
+              const { full: _weak, ...rest } = bases;
+              result = await serve(rest);
+            }
+          } else {
+            const text = await serve({});
+            const t = text?.truncation;
+            const lines = t && t.truncated ? t.outputLines : text?.meta?.totalLines;
+            if (!(lines <= shown.known)) result = text;
+          }
+        }
+      }
     } catch (err) {
       const code = errorWithCode(err);
       if (code === "cancelled" || signal?.aborted) throw new Error("Operation aborted");
@@ -183,8 +258,13 @@ export default function registerRead(pi, options = {}) {
     const details = {};
     if (result.truncation) details.truncation = result.truncation;
     if (result.meta) {
-      details.readcache = result.meta;
-      if (sm) state.record(sm, result.meta.pathKey, result.meta.scopeKey, result.meta.servedHash);
+      // textHash: what the model is shown; a result whose visible content no
+      // longer hashes to it (a context edit, another extension) anchors nothing.
+      details.readcache = { ...result.meta, textHash: textHashOf(result.text) };
+      if (hasSession) {
+        const content = [{ type: "text", text: result.text }];
+        state.record(sm, { role: "toolResult", toolName: "read", toolCallId, content, details, isError: false });
+      }
     }
     const answer = { content: [{ type: "text", text: result.text }], details };
     if (structured) answer.structuredContent = result.text;

@@ -1,0 +1,174 @@
+// Issue 44 end to end, in a real pi agent session on each pi line (the
+// faux provider scripting the model, this package loaded from its
+// directory as `pi install` loads it): marker, diff, then pi's own
+// compact() keeping the marker and the diff but summarizing the full
+// reads they stood on (both files sent in full next), a full read the
+// compaction kept (still the marker, seed 004). On pi 1.x, a second
+// extension omits a read's result from a turn_end handler (a context_edit
+// draft, replacement null): that file is sent in full next while another,
+// untouched, stays a marker; and a tool of that extension reading a file
+// through ctx.executeTool("read") gets the file's text.
+import test from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import { LINE, createFauxSession, isSummaryRequest, pi, piAi } from "./pi-line.mjs";
+
+const { DefaultResourceLoader, SessionManager, SettingsManager } = pi;
+const { fauxAssistantMessage, fauxText, fauxToolCall } = piAi;
+const PKG = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+const MARKER = /^\[readcache: unchanged, \d+ lines\]$/;
+const body = (tag, n = 120) => Array.from({ length: n }, (_, i) => `${tag} line ${i + 1}: nothing to see`).join("\n") + "\n";
+
+// The second extension: prunes the result of any read of pruned.txt at
+// turn_end, and offers `peek`, a tool that reads through ctx.executeTool.
+const PRUNER = `
+export default function (pi) {
+  pi.on("turn_end", async (event) => {
+    const calls = new Map();
+    for (const c of event.message?.content ?? []) if (c.type === "toolCall") calls.set(c.id, c);
+    const drop = [];
+    event.toolResults.forEach((r, i) => {
+      const call = calls.get(r.toolCallId);
+      if (r.toolName === "read" && call && String(call.arguments?.path).endsWith("pruned.txt")) drop.push(event.toolResultEntryIds[i]);
+    });
+    if (drop.length === 0) return;
+    return { entries: [...event.entries, ...drop.map((id) => ({ type: "context_edit", targetId: id, replacement: null }))] };
+  });
+  pi.registerTool({
+    name: "peek",
+    label: "peek",
+    description: "Reads a file through the read tool and reports its first line.",
+    parameters: { type: "object", properties: { path: { type: "string" } }, required: ["path"] },
+    async execute(_id, params, signal, _onUpdate, ctx) {
+      const r = await ctx.executeTool("read", { path: params.path }, { signal });
+      const text = (r.result?.content ?? r.content ?? []).map((c) => c.text ?? "").join("");
+      return { content: [{ type: "text", text: "peek: " + text }], details: { text } };
+    },
+  });
+}
+`;
+
+async function setup(t, files, { extra = [] } = {}) {
+  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "pi-fscache-e2e-trust-")));
+  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
+  const cwd = path.join(root, "repo");
+  const agentDir = path.join(root, "agent");
+  fs.mkdirSync(cwd, { mode: 0o700 });
+  fs.mkdirSync(agentDir, { mode: 0o700 });
+  for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(cwd, name), text);
+  const paths = [PKG];
+  for (const [name, src] of extra) {
+    const p = path.join(root, name);
+    fs.writeFileSync(p, src);
+    paths.push(p);
+  }
+  const script = [];
+  const respond = (context) => {
+    if (isSummaryRequest(context)) return fauxAssistantMessage("## Goal\nRead the files.\n## Progress\nRead them.");
+    const step = script.shift();
+    assert.ok(step, "the model was called more often than scripted");
+    return step;
+  };
+  const settingsManager = SettingsManager.inMemory({ compaction: { enabled: false, keepRecentTokens: 1000000 } });
+  const resourceLoader = new DefaultResourceLoader({ cwd, agentDir, settingsManager, additionalExtensionPaths: paths });
+  await resourceLoader.reload();
+  assert.deepEqual(resourceLoader.getExtensions().errors, [], "the extensions load");
+  const sessionManager = SessionManager.inMemory(cwd);
+  const { session, faux } = await createFauxSession(t, {
+    provider: "faux-e2e-trust",
+    models: [{ id: "scripted", contextWindow: 200000, maxTokens: 4096 }],
+    cwd,
+    agentDir,
+    settingsManager,
+    resourceLoader,
+    sessionManager,
+  });
+  faux.setResponses(Array.from({ length: 100 }, () => respond));
+  const call = (name, args) => fauxAssistantMessage(fauxToolCall(name, args), { stopReason: "toolUse" });
+  const say = (text) => fauxAssistantMessage(fauxText(text));
+  const results = () =>
+    sessionManager
+      .getBranch()
+      .filter((e) => e.type === "message" && e.message.role === "toolResult")
+      .map((e) => ({ id: e.id, tool: e.message.toolName, text: e.message.content.map((c) => c.text ?? "").join(""), mode: e.message.details?.readcache?.mode }));
+  /** Runs one prompt whose model calls the given tools in turn; returns their results. */
+  const turn = async (prompt, calls) => {
+    const before = results().length;
+    for (const [name, args] of calls) script.push(call(name, args));
+    script.push(say("done"));
+    await session.prompt(prompt);
+    return results().slice(before);
+  };
+  return { cwd, session, settingsManager, sessionManager, script, say, turn };
+}
+
+test(`e2e trust (pi ${LINE}): marker, diff, then pi's compact() summarizing their full reads away: both sent in full; a kept full read stays a marker`, async (t) => {
+  const s = await setup(t, { "c.txt": body("c"), "d.txt": body("d"), "e.txt": body("e") });
+  let r = await s.turn("read c and d", [["read", { path: "c.txt" }], ["read", { path: "d.txt" }]]);
+  assert.deepEqual(r.map((x) => x.mode), ["full", "full"]);
+  s.script.push(s.say(`A long story. ${"Nothing happened that day. ".repeat(1500)}`));
+  await s.session.prompt("tell me a long story");
+  const firstReads = r.map((x) => x.id);
+  r = await s.turn("reread c, edit d, read d and e", [
+    ["read", { path: "c.txt" }],
+    ["edit", { path: "d.txt", edits: [{ oldText: "d line 60: nothing to see", newText: "d line 60: changed" }] }],
+    ["read", { path: "d.txt" }],
+    ["read", { path: "e.txt" }],
+  ]);
+  assert.equal(r[0].mode, "unchanged");
+  assert.match(r[0].text, MARKER);
+  assert.equal(r[2].mode, "diff", r[2].text);
+  assert.match(r[2].text, /\n-d line 60: nothing to see\n\+d line 60: changed\n/);
+  assert.equal(r[3].mode, "full");
+  const kept = [r[0].id, r[2].id, r[3].id];
+
+  s.settingsManager.applyOverrides({ compaction: { enabled: false, keepRecentTokens: 4000 } });
+  await s.session.compact();
+  const branch = s.sessionManager.getBranch();
+  const compaction = branch.findLast((e) => e.type === "compaction");
+  assert.ok(compaction, "compacted");
+  const at = (id) => branch.findIndex((e) => e.id === id);
+  const keptFrom = at(compaction.firstKeptEntryId);
+  assert.ok(keptFrom >= 0, "the compaction kept recent entries");
+  for (const id of firstReads) assert.ok(at(id) < keptFrom, "the full reads were summarized away");
+  for (const id of kept) assert.ok(at(id) >= keptFrom, "the marker, the diff and e.txt's full read were kept");
+
+  r = await s.turn("read c, d and e again", [["read", { path: "c.txt" }], ["read", { path: "d.txt" }], ["read", { path: "e.txt" }]]);
+  assert.equal(r[0].mode, "full", `c.txt: the marker's full read is gone: ${r[0].text.slice(0, 50)}`);
+  assert.match(r[0].text, /^c line 1: nothing to see\n/);
+  assert.equal(r[1].mode, "full", `d.txt: the diff's base is gone: ${r[1].text.slice(0, 50)}`);
+  assert.match(r[1].text, /d line 60: changed/);
+  assert.equal(r[2].mode, "unchanged", "e.txt: a full read the compaction kept (seed 004)");
+  assert.match(r[2].text, MARKER);
+  assert.equal(s.script.length, 0, "every scripted step ran");
+});
+
+const PI1 = { skip: LINE === "1" ? false : "pi 0.73 has neither turn_end entry drafts (context edits) nor ctx.executeTool" };
+
+test(`e2e trust (pi ${LINE}): a read another extension omitted at turn_end is sent in full; an untouched one stays a marker; ctx.executeTool("read") gets the text`, PI1, async (t) => {
+  const s = await setup(t, { "pruned.txt": body("p"), "other.txt": body("o") }, { extra: [["pruner.js", PRUNER]] });
+  let r = await s.turn("read both", [["read", { path: "pruned.txt" }], ["read", { path: "other.txt" }]]);
+  assert.deepEqual(r.map((x) => x.mode), ["full", "full"]);
+  const edits = s.sessionManager.getBranch().filter((e) => e.type === "context_edit");
+  assert.equal(edits.length, 1, "the pruner appended one context edit");
+  assert.equal(edits[0].targetId, r[0].id);
+  assert.equal(edits[0].replacement, null);
+  const visible = s.sessionManager.buildSessionContext().messages.filter((m) => m.role === "toolResult").map((m) => m.content.map((c) => c.text ?? "").join(""));
+  assert.ok(!visible.some((x) => x.startsWith("p line 1")), "pruned.txt's text is gone from the model's context");
+
+  r = await s.turn("read both again", [["read", { path: "pruned.txt" }], ["read", { path: "other.txt" }]]);
+  assert.equal(r[0].mode, "full", `the omitted read is not trusted: ${r[0].text.slice(0, 50)}`);
+  assert.match(r[0].text, /^p line 1: nothing to see\n/);
+  assert.equal(r[1].mode, "unchanged", "the other file is untouched");
+  assert.match(r[1].text, MARKER);
+
+  r = await s.turn("peek at other.txt", [["peek", { path: "other.txt" }]]);
+  assert.equal(r[0].tool, "peek");
+  assert.match(r[0].text, /^peek: o line 1: nothing to see\n/, `the program got the file's text: ${r[0].text.slice(0, 60)}`);
+  r = await s.turn("read other.txt", [["read", { path: "other.txt" }]]);
+  assert.equal(r[0].mode, "unchanged", "the nested read took nothing away from the model's trust");
+  assert.equal(s.script.length, 0, "every scripted step ran");
+});

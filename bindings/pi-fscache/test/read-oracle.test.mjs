@@ -1,0 +1,349 @@
+// Issue 44's oracle: randomized sessions through the real read override
+// and fscache's engine, on pi's own SessionManager of the line under test
+// (reads of whole files and ranges, edits between them, compactions at
+// random cut points and at pi's own (findCutPoint, as compact() cuts),
+// context edits that omit and replace (pi 1.x), /tree moves with and
+// without the event, sibling reads and a leaf moved back under them,
+// refreshes, nested calls, results another extension rewrote, restarts,
+// forks through createBranchedSession).
+//
+// After every read, the model's copy of each file is rebuilt from the
+// model-visible messages alone (pi's buildSessionContext), never from
+// details: line number -> text, from the texts pi's read showed (as shown,
+// truncated), confirmed by markers and patched by the diffs after them, in
+// order. A full read's text is the file as the model now knows it (lines
+// it did not show are unknown); a range's text sets those lines.
+//   - a marker is a violation unless every line pi's read shows now for its
+//     scope is in the copy, with the file's current text;
+//   - a diff is a violation unless every line it removes or shows as
+//     context agrees with the copy where the copy has that line, and the
+//     copy patched by it agrees with the file now on every line it holds;
+//   - a nested call is a violation unless it got pi's own read.
+// ORACLE_SEED=<n> replays one session (ORACLE_SESSIONS, ORACLE_STEPS and
+// ORACLE_SEED_BASE set how many, how long, from where); ORACLE_FEATURES=a,b limits the
+// steps to some features (edit, compact, cut, ctxedit, tree, refresh,
+// nested, rewrite, restart, fork, siblings; reads and file edits always run).
+import test from "node:test";
+import assert from "node:assert/strict";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { LINE, pi } from "./pi-line.mjs";
+import { Harness, piRead } from "./read-harness.mjs";
+import { appendToolCall } from "./session-helpers.mjs";
+
+const { SessionManager, findCutPoint } = pi;
+const CLEARED = "[old tool output cleared]";
+const FEATURES = new Set((process.env.ORACLE_FEATURES ?? "compact,cut,ctxedit,tree,refresh,nested,rewrite,restart,fork,siblings").split(",").map((s) => s.trim()));
+const SESSIONS = Number(process.env.ORACLE_SESSIONS ?? 40);
+const STEPS = Number(process.env.ORACLE_STEPS ?? 90);
+const SEED_BASE = Number(process.env.ORACLE_SEED_BASE ?? 4400);
+
+function prng(seed) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  return { next, int: (n) => Math.floor(next() * n), pick: (xs) => xs[Math.floor(next() * xs.length)], chance: (p) => next() < p };
+}
+
+const WORDS = ["alpha", "beta", "gamma", "delta", "return x;", "}", "{", "", "if (y) {", "// note", "let z = 1;", "end"];
+function makeLine(r, long) {
+  const base = `${r.pick(WORDS)} ${r.int(50)}`;
+  return long ? `${base} ${"w".repeat(180 + r.int(40))}` : base;
+}
+/** A file's lines (the text is lines.join("\n") + "\n"): small mostly, sometimes truncated by bytes or by lines. */
+function makeFile(r) {
+  const k = r.int(20);
+  if (k === 0) return { long: true, lines: Array.from({ length: 240 + r.int(60) }, () => makeLine(r, true)) }; // > 50 KB
+  if (k === 1) return { long: false, lines: Array.from({ length: 1990 + r.int(30) }, () => makeLine(r, false)) }; // around 2000 lines
+  if (k < 8) return { long: false, lines: Array.from({ length: 3 + r.int(20) }, () => makeLine(r, false)) };
+  return { long: false, lines: Array.from({ length: 40 + r.int(100) }, () => makeLine(r, false)) };
+}
+function editFile(r, f) {
+  const n = 1 + r.int(2);
+  for (let i = 0; i < n; i++) {
+    const at = r.int(f.lines.length + 1);
+    const op = r.int(4);
+    if (op === 0 || f.lines.length < 2) f.lines.splice(at, 0, ...Array.from({ length: 1 + r.int(3) }, () => makeLine(r, f.long)));
+    else if (op === 1) f.lines.splice(Math.min(at, f.lines.length - 1), 1 + r.int(2));
+    else f.lines[Math.min(at, f.lines.length - 1)] = makeLine(r, f.long);
+  }
+  if (f.lines.length === 0) f.lines.push(makeLine(r, f.long));
+}
+
+// ------------------------------------------------------------ the oracle
+
+const NOTICE = /\n\n\[(?:Showing lines \d+-\d+ of \d+[^\]\n]*|\d+ more lines? in file\. Use offset=\d+ to continue\.)\]$/;
+const MARKER = /^\[readcache: unchanged(?:, \d+ lines| in lines \d+-\d+(?: of \d+|; changes exist outside this range))\]$/;
+const DIFF = /^\[readcache: \d+ lines? changed of \d+\]\n/;
+
+/** {file, start} of a read's arguments as the model wrote them (path:a-b is a range). */
+function scopeOf(args) {
+  const m = /^(.*):([1-9][0-9]*)(?:-([1-9][0-9]*))?$/.exec(args.path);
+  if (m) return { file: m[1], start: Number(m[2]), end: m[3] === undefined ? Number(m[2]) : Number(m[3]), full: false };
+  if (args.offset === undefined && args.limit === undefined) return { file: args.path, start: 1, end: Infinity, full: true };
+  const start = args.offset ?? 1;
+  return { file: args.path, start, end: args.limit === undefined ? Infinity : start + args.limit - 1, full: false };
+}
+/** pi's own arguments for a read (the shorthand as offset/limit). */
+function piArgs(args) {
+  const s = scopeOf(args);
+  if (s.full) return { path: s.file };
+  const a = { path: s.file, offset: s.start };
+  if (s.end !== Infinity) a.limit = s.end - s.start + 1;
+  return a;
+}
+/** The lines a text of pi's read shows: Map line -> text. */
+function shownLines(text, start) {
+  const m = new Map();
+  const content = text.replace(NOTICE, "");
+  content.split("\n").forEach((l, i) => m.set(start + i, l));
+  return m;
+}
+function parseDiff(text) {
+  const hunks = [];
+  let h;
+  for (const line of text.split("\n").slice(3)) {
+    const m = /^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@/.exec(line);
+    if (m) {
+      const b = m[2] === undefined ? 1 : Number(m[2]);
+      const d = m[4] === undefined ? 1 : Number(m[4]);
+      h = { os: b > 0 ? Number(m[1]) : Number(m[1]) + 1, b, ns: d > 0 ? Number(m[3]) : Number(m[3]) + 1, d, lines: [] };
+      hunks.push(h);
+    } else if (h && /^[ +-]/.test(line)) h.lines.push(line);
+  }
+  return hunks;
+}
+/** Applies a diff to a copy; returns {copy, bad: [old line numbers that disagreed]}. */
+function patch(copy, hunks) {
+  const out = new Map();
+  const bad = [];
+  const inHunk = (n) => hunks.some((h) => n >= h.os && n < h.os + h.b);
+  for (const h of hunks) {
+    let o = h.os;
+    let n = h.ns;
+    for (const l of h.lines) {
+      const t = l.slice(1);
+      if (l[0] === " " || l[0] === "-") {
+        if (copy.has(o) && copy.get(o) !== t) bad.push(o);
+        if (l[0] === " ") out.set(n++, t);
+        o++;
+      } else out.set(n++, t);
+    }
+  }
+  for (const [n, t] of copy) {
+    if (inHunk(n)) continue;
+    let shift = 0;
+    for (const h of hunks) if (h.os + h.b - 1 < n) shift += h.d - h.b;
+    if (!out.has(n + shift)) out.set(n + shift, t);
+  }
+  return { copy: out, bad };
+}
+
+/** The model's copies (file -> Map) from the visible messages before index `upto`. */
+function copiesFrom(messages, upto) {
+  const calls = new Map();
+  const copies = new Map();
+  for (let i = 0; i < upto; i++) {
+    const m = messages[i];
+    if (m.role === "assistant" && Array.isArray(m.content)) {
+      for (const c of m.content) if (c.type === "toolCall" && c.name === "read") calls.set(c.id, c.arguments);
+    } else if (m.role === "toolResult" && m.toolName === "read" && !m.isError) {
+      const args = calls.get(m.toolCallId);
+      if (!args) continue; // the model does not know what this answers
+      apply(copies, args, textOf(m.content));
+    }
+  }
+  return copies;
+}
+const textOf = (content) => (Array.isArray(content) ? content.filter((c) => c.type === "text").map((c) => c.text).join("") : String(content ?? ""));
+function apply(copies, args, text) {
+  if (text === CLEARED) return;
+  const s = scopeOf(args);
+  if (MARKER.test(text)) return;
+  if (DIFF.test(text)) {
+    copies.set(s.file, patch(copies.get(s.file) ?? new Map(), parseDiff(text)).copy);
+    return;
+  }
+  const shown = shownLines(text, s.start);
+  if (s.full) copies.set(s.file, shown);
+  else {
+    const c = copies.get(s.file) ?? new Map();
+    for (const [n, t] of shown) c.set(n, t);
+    copies.set(s.file, c);
+  }
+}
+
+/** Checks one answer against the copy; returns a description of the violation, or undefined. */
+async function check(cwd, files, copies, args, text) {
+  if (text === CLEARED) return undefined;
+  const s = scopeOf(args);
+  const copy = copies.get(s.file) ?? new Map();
+  const now = files.get(s.file).lines.concat([""]); // text.split("\n"): the trailing newline's empty line
+  if (MARKER.test(text)) {
+    const shown = shownLines((await piRead(cwd, piArgs(args))).text, s.start);
+    for (const [n, t] of shown) if (copy.get(n) !== t) return `marker ${text} for ${JSON.stringify(args)}: line ${n} is ${JSON.stringify(t)}, the model holds ${JSON.stringify(copy.get(n))}`;
+    return undefined;
+  }
+  if (DIFF.test(text)) {
+    const { copy: after, bad } = patch(copy, parseDiff(text));
+    if (bad.length) return `diff for ${JSON.stringify(args)} contradicts the model's lines ${bad.slice(0, 5)}`;
+    for (const [n, t] of after) if (now[n - 1] !== t) return `diff for ${JSON.stringify(args)} leaves line ${n} as ${JSON.stringify(t)}, the file has ${JSON.stringify(now[n - 1])}`;
+    return undefined;
+  }
+  return undefined; // a text: pi's own read (engine-parity checks the bytes)
+}
+
+// ------------------------------------------------------------ sessions
+
+async function session(seed, tmpRoot) {
+  const r = prng(seed);
+  const cwd = path.join(tmpRoot, `s${seed}`);
+  fs.mkdirSync(cwd, { mode: 0o700 });
+  const files = new Map();
+  for (const name of ["a.txt", "b.txt", "c.txt"]) {
+    files.set(name, makeFile(r));
+    fs.writeFileSync(path.join(cwd, name), files.get(name).lines.join("\n") + "\n");
+  }
+  const sm = SessionManager.inMemory(cwd);
+  let h = new Harness(cwd, sm);
+  const violations = [];
+  const stats = { reads: 0, markers: 0, diffs: 0, full: 0, nested: 0 };
+  let rewriteNext = false;
+  const on = (f) => FEATURES.has(f);
+
+  const randomArgs = () => {
+    const file = r.pick([...files.keys()]);
+    const n = files.get(file).lines.length;
+    if (r.chance(0.6)) return { path: file };
+    const start = 1 + r.int(Math.max(1, n));
+    const len = 1 + r.int(8);
+    if (r.chance(0.3)) return { path: `${file}:${start}-${Math.min(n + 1, start + len - 1)}` };
+    return r.chance(0.2) ? { path: file, offset: start } : { path: file, offset: start, limit: len };
+  };
+  // Checks the visible results of the given call ids, in order.
+  const checkResults = async (ids, argsById, tag) => {
+    const messages = sm.buildSessionContext().messages;
+    for (const id of ids) {
+      const idx = messages.findIndex((m) => m.role === "toolResult" && m.toolCallId === id);
+      if (idx < 0) continue;
+      const text = textOf(messages[idx].content);
+      stats.reads++;
+      if (MARKER.test(text)) stats.markers++;
+      else if (DIFF.test(text)) stats.diffs++;
+      else stats.full++;
+      const v = await check(cwd, files, copiesFrom(messages, idx), argsById.get(id), text);
+      if (v) violations.push(`seed ${seed} ${tag}: ${v}`);
+    }
+  };
+  const modelRead = async (args) => {
+    const transform = rewriteNext ? () => [{ type: "text", text: CLEARED }] : undefined;
+    rewriteNext = false;
+    const res = await h.read(args, { transform });
+    await checkResults([res.callId], new Map([[res.callId, args]]), "read");
+  };
+
+  for (let step = 0; step < STEPS; step++) {
+    const k = r.int(100);
+    const branch = sm.getBranch();
+    if (k < 34) await modelRead(randomArgs());
+    else if (k < 46) {
+      const name = r.pick([...files.keys()]);
+      editFile(r, files.get(name));
+      fs.writeFileSync(path.join(cwd, name), files.get(name).lines.join("\n") + "\n");
+    } else if (k < 52) h.user(`turn ${step}`);
+    else if (k < 57 && on("compact") && branch.length > 2) {
+      sm.appendCompaction(`summary ${step}`, r.pick(branch).id, 1000);
+    } else if (k < 62 && on("cut") && branch.length > 2) {
+      const start = branch.findLastIndex((e) => e.type === "compaction") + 1;
+      const cut = findCutPoint(branch, start, branch.length, 50 + r.int(3000));
+      const kept = branch[cut.firstKeptEntryIndex];
+      if (kept && kept.type !== "compaction") sm.appendCompaction(`summary ${step}`, kept.id, 1000);
+    } else if (k < 71 && on("ctxedit") && typeof sm.appendContextEdit === "function") {
+      const targets = branch.filter((e) => e.type === "message" && (e.message.role === "toolResult" || (e.message.role === "assistant" && r.chance(0.3))));
+      if (targets.length) {
+        const t = r.pick(targets);
+        try {
+          sm.appendContextEdit(t.id, r.chance(0.6) ? null : { content: CLEARED });
+        } catch {
+          // not editable: pi's own refusal
+        }
+      }
+    } else if (k < 76 && on("tree") && branch.length > 1) {
+      sm.branch(r.pick(branch).id);
+      if (r.chance(0.5)) for (const fn of h.pi.handlers.get("session_tree") ?? []) fn({}, h.ctx());
+    } else if (k < 80 && on("refresh")) {
+      const a = randomArgs();
+      const s = scopeOf(a);
+      const n = files.get(s.file).lines.length;
+      await h.command("readcache-refresh", s.full || s.start > n ? s.file : `${s.file} ${s.start}-${Math.min(s.end, n)}`);
+    } else if (k < 84 && on("nested")) {
+      const args = randomArgs();
+      const parent = appendToolCall(sm, "codemode", { code: "read" });
+      const got = await h.exec(`${parent}/1`, args);
+      const want = await piRead(cwd, piArgs(args)).then((x) => x.text, (e) => e.message);
+      stats.nested++;
+      // the shorthand is the cache's own (pi's read fails on it): compare plain paths only
+      if (!/:[0-9]/.test(args.path) && got.text !== want) violations.push(`seed ${seed} nested: ${JSON.stringify(args)} got ${JSON.stringify(got.text.slice(0, 60))}`);
+      sm.appendMessage({ role: "toolResult", toolCallId: parent, toolName: "codemode", content: [{ type: "text", text: "done" }], details: {}, isError: false, timestamp: Date.now() });
+    } else if (k < 87 && on("rewrite")) rewriteNext = true;
+    else if (k < 89 && on("restart")) h = new Harness(cwd, sm);
+    else if (k < 91 && on("fork") && branch.length > 1) {
+      // /fork: the manager switches to a new session holding the path to an entry
+      sm.createBranchedSession(r.pick(branch).id);
+      if (r.chance(0.5)) for (const fn of h.pi.handlers.get("session_start") ?? []) fn({}, h.ctx());
+    } else if (k < 100 && on("siblings")) {
+      const argsList = Array.from({ length: 2 + r.int(2) }, randomArgs);
+      const ids = argsList.map((_, i) => `sib${seed}_${step}_${i}`);
+      const assistant = sm.appendMessage({
+        role: "assistant",
+        content: argsList.map((a, i) => ({ type: "toolCall", id: ids[i], name: "read", arguments: a })),
+        api: "faux",
+        provider: "faux",
+        model: "faux",
+        usage: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } },
+        stopReason: "toolUse",
+        timestamp: Date.now(),
+      });
+      const moveBack = on("tree") && r.chance(0.3);
+      const results = [];
+      for (let i = 0; i < ids.length; i++) {
+        const res = await h.exec(ids[i], argsList[i]);
+        if (moveBack && i === 0) {
+          h.append(ids[0], res); // appended, then the host moves the leaf back (no event)
+          sm.branch(assistant);
+          continue;
+        }
+        results.push([ids[i], res]);
+      }
+      for (const [id, res] of results) h.append(id, res);
+      await checkResults(ids, new Map(ids.map((id, i) => [id, argsList[i]])), "siblings");
+    }
+  }
+  return { violations, stats };
+}
+
+test(`oracle (pi ${LINE}): randomized sessions, the model's copy rebuilt from what it sees: no marker or diff it cannot stand on`, async () => {
+  const tmpRoot = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "pi-fscache-oracle-")));
+  try {
+    const seeds = process.env.ORACLE_SEED ? [Number(process.env.ORACLE_SEED)] : Array.from({ length: SESSIONS }, (_, i) => SEED_BASE + i);
+    const all = [];
+    const total = { reads: 0, markers: 0, diffs: 0, full: 0, nested: 0 };
+    for (const seed of seeds) {
+      const { violations, stats } = await session(seed, tmpRoot);
+      all.push(...violations);
+      for (const key of Object.keys(total)) total[key] += stats[key];
+    }
+    const summary = `${seeds.length} sessions, ${seeds.length * STEPS} steps, ${total.reads} reads checked (${total.markers} markers, ${total.diffs} diffs, ${total.full} texts), ${total.nested} nested calls; features ${[...FEATURES].join(",")}; ${all.length} violations`;
+    console.log(`# oracle: ${summary}`);
+    assert.equal(all.length, 0, `${summary}:\n${all.slice(0, 8).join("\n")}\n(replay one with ORACLE_SEED=<seed>)`);
+    assert.ok(total.markers > 50 && total.diffs > 20, `the sessions exercise markers and diffs: ${summary}`);
+  } finally {
+    fs.rmSync(tmpRoot, { recursive: true, force: true });
+  }
+});
