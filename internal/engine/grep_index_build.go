@@ -60,9 +60,12 @@ func (gi *grepIndexes) builder() {
 			// A panic drops this root's build (what the build held is
 			// released: see build), is recorded, and keeps the root
 			// unindexed: the builder goes on with the queue.
-			if err := fence.Run(fence.IndexBuild, func() { _ = gi.build(r, nil, true) }); err != nil {
-				fence.Drop(err)
+			var err error
+			if perr := fence.Run(fence.IndexBuild, func() { err = gi.build(r, nil, true) }); perr != nil {
+				fence.Drop(fence.IndexBuild, perr)
 				gi.failed(r, idxPanic, true)
+			} else if fe, ok := errors.AsType[*fence.Error](err); ok {
+				fence.Drop(fence.IndexBuild, fe) // its walk's (counted failed by build)
 			}
 			built = true
 		}

@@ -21,19 +21,20 @@ var drops struct {
 	m  map[Kind]DropStat
 }
 
-// Drop records that a panic dropped the work of a goroutine no call waits
-// for (Background does; a goroutine that recovers with Run and goes on,
-// the index builder, calls it itself).
-func Drop(err *Error) {
+// Drop records that err, a panic, dropped the work of a goroutine of kind
+// k that no call waits for (Background does; a goroutine that recovers with
+// Run and goes on, the index builder, calls it itself). err's own kind may
+// differ: a walker's panic that ended a background fill is the fill's drop.
+func Drop(k Kind, err *Error) {
 	drops.mu.Lock()
 	defer drops.mu.Unlock()
 	if drops.m == nil {
 		drops.m = make(map[Kind]DropStat)
 	}
-	d := drops.m[err.Kind]
+	d := drops.m[k]
 	d.Count++
-	d.Reason = fmt.Sprintf("panic: %v", err.Value)
-	drops.m[err.Kind] = d
+	d.Reason = fmt.Sprintf("panic in %s: %v", err.Kind, err.Value)
+	drops.m[k] = d
 }
 
 // Dropped returns the drops recorded so far, by kind name (Kind.String);

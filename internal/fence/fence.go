@@ -138,7 +138,7 @@ func Go(k Kind, f func(), onPanic func(*Error)) {
 func Background(k Kind, f func()) {
 	go func() {
 		if err := Run(k, f); err != nil {
-			Drop(err)
+			Drop(k, err)
 		}
 	}()
 }

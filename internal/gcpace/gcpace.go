@@ -90,7 +90,7 @@ func (p *pacer) arm() {
 			fence.Point(fence.Finalizer)
 			s.p.adjust()
 		}); err != nil {
-			fence.Drop(err)
+			fence.Drop(fence.Finalizer, err)
 		}
 		s.p.arm()
 	})

@@ -77,7 +77,7 @@ func Open(path string) (*Index, error) {
 // (fence.Drop) rather than the end of the process.
 func closeMapping(m *mmap.Mapping) {
 	if err := fence.Run(fence.Finalizer, func() { _ = m.Close() }); err != nil {
-		fence.Drop(err)
+		fence.Drop(fence.Finalizer, err)
 	}
 }
 

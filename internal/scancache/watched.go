@@ -622,7 +622,7 @@ func (c *Cache) watchLater(k Key, lf *laterFill) {
 	// here is, by fence.Background).
 	if _, err := c.fill(k, tok, nil); err != nil {
 		if fe, ok := errors.AsType[*fence.Error](err); ok {
-			fence.Drop(fe)
+			fence.Drop(fence.WatchedFill, fe)
 		}
 	}
 }
