@@ -87,7 +87,7 @@ func TestFaultsAreTheCallsInternalError(t *testing.T) {
 		{"call", 0, "glob", opts(map[string]any{"pattern": "**/*.ts"})},
 		{"call", 0, "fuzzyFind", opts(map[string]any{"query": "f0001"})},
 		{"walkList", 5, "glob", opts(map[string]any{"pattern": "**/*.ts"})},
-		{"walkFinish", 2, "glob", opts(map[string]any{"pattern": "**/*.ts", "cache": true})},
+		{"walkFinish", 2, "glob", opts(map[string]any{"pattern": "**/*.ts"})},
 		{"grepSearch", 3, "grep", opts(map[string]any{"pattern": "alpha"})},
 		{"grepFed", 3, "grep", opts(map[string]any{"pattern": "beta", "maxCount": 150})},
 		{"matcher", 4, "grep", opts(map[string]any{"pattern": "alp(?=ha)", "outputMode": "count"})},
