@@ -232,6 +232,13 @@ func (c *Cache) closeRoot(rw *rootWatch) {
 	}
 }
 
+// dirAt reports whether the directory rel of root is there (not following
+// a final symlink).
+func dirAt(root, rel string) bool {
+	fi, err := os.Lstat(strings.TrimSuffix(root, "/") + "/" + rel)
+	return err == nil && fi.IsDir()
+}
+
 // closeLater closes w on a goroutine of its own: closing a descriptor with
 // thousands of watches makes the kernel tear each one down, which no
 // caller waits for.
@@ -473,6 +480,24 @@ func (c *Cache) refreshDirs(k Key, e *entry, dirs []string, deep map[string]bool
 		}
 		t0 := time.Now()
 		next, read, err := refresh(k, s, d, deep[d], deep, h, nil)
+		if err != nil && d != "" && !dirAt(k.Root, d) {
+			// d went away after the events that name it were drained
+			// (say, written to, then renamed): the events of its removal
+			// are still queued. Its nearest ancestor still there is
+			// listed again instead, which drops d, or takes in where it
+			// went within the tree; the queued events, drained before
+			// the next answer, refresh what they name as usual. (The
+			// partition was dropped here: answers stayed correct, by a
+			// walk, but the root lost its watched scan for a while.)
+			a := parentOf(d)
+			for a != "" && !dirAt(k.Root, a) {
+				a = parentOf(a)
+			}
+			c.st.refreshes++
+			var more int
+			next, more, err = refresh(k, s, a, false, deep, h, nil)
+			read += more
+		}
 		c.st.refreshes++
 		c.st.refreshRead += int64(read)
 		c.st.refreshTime += time.Since(t0)
