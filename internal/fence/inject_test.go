@@ -4,7 +4,7 @@ package fence
 
 import "testing"
 
-func TestArmedPointPanicsOnceAfterSkip(t *testing.T) {
+func TestFaultPointPanicsOnceAfterSkip(t *testing.T) {
 	Arm(GrepFed, 2)
 	defer Disarm()
 	hits := 0
