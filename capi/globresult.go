@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/fscache/fscache/internal/engine"
+	fencing "github.com/fscache/fscache/internal/fence"
 	"github.com/fscache/fscache/internal/scancache"
 	"github.com/fscache/fscache/internal/walk"
 )
@@ -137,11 +138,14 @@ func globResult(sel *engine.GlobSelection) *C.char {
 		i = r
 	}
 	if len(later) > 0 {
-		go func() {
+		// After the call: a panic drops what is left (each block's JSON
+		// is built again when needed) and is recorded.
+		fencing.Background(fencing.GlobJSON, func() {
 			for _, b := range later {
+				fencing.Point(fencing.GlobJSON)
 				b.Derived(globJSONKey{}, buildGlobJSON)
 			}
-		}()
+		})
 	}
 	return writeGlobResult(pieces, direct, count, size)
 }

@@ -32,6 +32,7 @@ import (
 	"unsafe"
 
 	"github.com/fscache/fscache/internal/engine"
+	fencing "github.com/fscache/fscache/internal/fence"
 )
 
 func main() {}
@@ -107,6 +108,12 @@ func panicError(r any) error {
 	return &engine.Error{Code: engine.CodeInternal, Message: fmt.Sprintf("internal error: %v\n%s", r, debug.Stack())}
 }
 
+// fenceError is the internal error of a panic recovered by a fence (the
+// call's goroutine or one it started).
+func fenceError(e *fencing.Error) error {
+	return &engine.Error{Code: engine.CodeInternal, Message: e.Error()}
+}
+
 // spawn runs call on a new goroutine, recovering a panic into an internal
 // error (a panic there would otherwise kill the process); wait blocks until
 // call is done and returns what it returned.
@@ -116,12 +123,12 @@ func spawn[R any](call func() (R, error)) (wait func() (R, error)) {
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
-		defer func() {
-			if r := recover(); r != nil {
-				err = panicError(r)
-			}
-		}()
-		out, err = call()
+		if perr := fencing.Run(fencing.Call, func() {
+			fencing.Point(fencing.Call)
+			out, err = call()
+		}); perr != nil {
+			err = fenceError(perr)
+		}
 	}()
 	return func() (R, error) {
 		<-done

@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 
 	"github.com/fscache/fscache/internal/engine"
+	fencing "github.com/fscache/fscache/internal/fence"
 )
 
 // cacheStatsJSON is the JSON shape of fscache_cache_stats (camelCase, as
@@ -31,6 +32,23 @@ type cacheStatsJSON struct {
 	FullScanMs      float64       `json:"fullScanMs"`
 	GrepIndex       grepIndexJSON `json:"grepIndex"`
 	Uncached        uncachedJSON  `json:"uncached"`
+	// Dropped is the background work a panic dropped, by kind of
+	// goroutine (fence.Dropped).
+	Dropped map[string]droppedJSON `json:"dropped"`
+}
+
+// droppedJSON is one kind's member of fscache_cache_stats' dropped.
+type droppedJSON struct {
+	Count  int64  `json:"count"`
+	Reason string `json:"reason"`
+}
+
+func droppedStats() map[string]droppedJSON {
+	out := map[string]droppedJSON{}
+	for k, d := range fencing.Dropped() {
+		out[k] = droppedJSON(d)
+	}
+	return out
 }
 
 // uncachedJSON is the uncached member of fscache_cache_stats: the calls
@@ -110,6 +128,7 @@ func fscache_go_cache_stats() (out *C.char) {
 		RefreshMs: float64(s.RefreshTime.Microseconds()) / 1000, FullScans: s.FullScans,
 		FullScanEntries: s.FullScanEntries, FullScanMs: float64(s.FullScanTime.Microseconds()) / 1000,
 		GrepIndex: grepIndexStats(), Uncached: uncachedJSON{Served: s.UncachedServed, Walks: s.UncachedWalks},
+		Dropped: droppedStats(),
 	})
 	return result(b, err)
 }

@@ -4,6 +4,7 @@ import (
 	"time"
 
 	"github.com/fscache/fscache/internal/engine"
+	"github.com/fscache/fscache/internal/fence"
 )
 
 // Stats describes the process-wide scan cache: what it holds, what it
@@ -57,10 +58,30 @@ type Stats struct {
 	// minutes), "watch_started" (the second, which starts watching it),
 	// "not_watched", or why watching is off or fell back.
 	UncachedWalks map[string]int64
+	// Dropped counts, by kind of goroutine ("indexBuild", "watchedFill",
+	// "globJSON", "heapRelease", "watchClose", "finalizer"), the
+	// background work a panic dropped, with the latest one's reason. A
+	// panic in work a call waits for is that call's error instead. Empty
+	// when nothing was dropped.
+	Dropped map[string]Dropped
+}
+
+// Dropped is what Stats.Dropped reports of one kind of background
+// goroutine.
+type Dropped struct {
+	// Count is the number of times a panic dropped its work.
+	Count int64
+	// Reason is the latest panic's value, as text ("panic: ...").
+	Reason string
 }
 
 // CacheStats returns the scan cache's statistics now.
 func CacheStats() Stats {
 	s := engine.CacheStats()
-	return cacheStats(&s)
+	st := cacheStats(&s)
+	st.Dropped = map[string]Dropped{}
+	for k, d := range fence.Dropped() {
+		st.Dropped[k] = Dropped{Count: d.Count, Reason: d.Reason}
+	}
+	return st
 }

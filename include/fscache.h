@@ -186,7 +186,7 @@
  *                          watching, [watchOff], fallbacks, fallbackRoots,
  *                          hits, eventsApplied, refreshes, refreshEntries,
  *                          refreshMs, fullScans, fullScanEntries,
- *                          fullScanMs, grepIndex, uncached}
+ *                          fullScanMs, grepIndex, uncached, dropped}
  *   (capi's TestResultLayout checks every kind against this list.)
  *
  * Callbacks: `on_match` may be NULL. When it is not, it is called once per
@@ -434,15 +434,19 @@ char *fscache_read_cache_store(const char *options_json);
  * candidatesPerQuery (files those searched), skipped (files ruled out),
  * reindexed, restored, fallbacks ({reason: count}: "no_trigram",
  * "not_watched", "too_large", "evicted", "error", "disk_error", "locked",
- * "many_candidates" or a watcher's reason), fallbackRoots and persisted, the indexes on disk: dir
+ * "many_candidates", "panic" or a watcher's reason), fallbackRoots and persisted, the indexes on disk: dir
  * ("" when off), queries and untrusted (greps served from a published index
  * validated by metadata, and the files they searched unconfirmed),
  * published, adopted, merged (indexes published that reused the entries of
  * the one they replaced for the unchanged files) and lastError; and uncached, the calls made without the cache: served
  * (answered from a watched scan, current as of the call) and walks
  * ({reason: count}: "first_call", "watch_started", "not_watched",
- * "disabled", "unsupported" or a root's fallback reason). Runs on the
- * calling thread; it takes the cache's lock briefly.
+ * "disabled", "unsupported" or a root's fallback reason); and dropped, the
+ * background work a panic dropped ({kind: {count, reason}}, kinds
+ * "indexBuild", "watchedFill", "globJSON", "heapRelease", "watchClose",
+ * "finalizer"; {} when none: a panic in work a call waits for is that
+ * call's internal error instead). Runs on the calling thread; it takes the
+ * cache's lock briefly.
  */
 char *fscache_cache_stats(void);
 

@@ -988,6 +988,35 @@ static napi_value js_invalidate(napi_env env, napi_callback_info info) {
   return NULL;
 }
 
+#ifdef FSCACHE_FAULTINJECT
+/* faultInject(kind, skip) -> boolean, synchronous: only in the addon built
+ * against the fault-injection library (build/mk/faults.mk), which exports
+ * these two. Arms the injection point of a goroutine kind; false for an
+ * unknown kind. faultInject() disarms and returns whether a point was
+ * still armed. */
+int32_t fscache_faultinject_arm(const char *kind, int32_t skip);
+int32_t fscache_faultinject_armed(int32_t disarm);
+static napi_value js_fault_inject(napi_env env, napi_callback_info info) {
+  size_t argc = 2;
+  napi_value argv[2] = {NULL, NULL};
+  CHECK(env, napi_get_cb_info(env, info, &argc, argv, NULL, NULL), "fscache: bad call");
+  bool ok;
+  if (argc < 1 || is_nullish(env, argv[0])) {
+    ok = fscache_faultinject_armed(1) != 0;
+  } else {
+    int32_t skip = 0;
+    char *kind = dup_js_string(env, argv[0], NULL);
+    if (kind == NULL) return fail(env, "fscache: faultInject(kind, skip) needs a string kind");
+    if (argc > 1) napi_get_value_int32(env, argv[1], &skip);
+    ok = fscache_faultinject_arm(kind, skip) == 0;
+    free(kind);
+  }
+  napi_value out;
+  CHECK(env, napi_get_boolean(env, ok, &out), "fscache: cannot return");
+  return out;
+}
+#endif
+
 /* cacheStats() -- synchronous: the JSON envelope of fscache_cache_stats. */
 static napi_value js_cache_stats(napi_env env, napi_callback_info info) {
   (void)info;
@@ -1083,6 +1112,9 @@ NAPI_MODULE_INIT(/* napi_env env, napi_value exports */) {
       EXPORT_FN("version", js_version),
       EXPORT_FN("debugStats", js_debug_stats),
       EXPORT_FN("debugGoroutineStacks", js_debug_goroutine_stacks),
+#ifdef FSCACHE_FAULTINJECT
+      EXPORT_FN("faultInject", js_fault_inject),
+#endif
   };
 #undef EXPORT_FN
   CHECK(env, napi_define_properties(env, exports, sizeof props / sizeof props[0], props),

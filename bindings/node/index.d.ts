@@ -503,6 +503,15 @@ export interface CacheStats {
    * or a root's fallback reason.
    */
   uncached: { served: number; walks: Record<string, number> }
+  /**
+   * Background work a panic inside the library dropped, by kind of
+   * goroutine: "indexBuild", "watchedFill", "globJSON", "heapRelease",
+   * "watchClose", "finalizer"; `reason` is the latest one's ("panic in
+   * <kind>: <value>"). Empty when nothing was dropped. A panic in work a
+   * call waits for rejects that call with `code` "internal" instead.
+   * (fscache only; not in pi-natives.)
+   */
+  dropped: Record<string, { count: number; reason: string }>
 }
 
 /**
@@ -533,7 +542,7 @@ export interface GrepIndexStats {
   reindexed: number
   /** Files re-read whose content hash was their entry's (an identical rewrite), brought back without re-indexing. */
   restored: number
-  /** Greps or roots an index could not serve, by reason: "no_trigram", "not_watched", "too_large", "evicted", "error", "disk_error" (the index directory or file could not be used), "locked" (another process is writing the index), "many_candidates" (a grep with maxCount whose pattern the persisted index cannot narrow much, searched without it), or the watcher's ("overflow", "watch_limit", "root_gone", "closed", ...). */
+  /** Greps or roots an index could not serve, by reason: "no_trigram", "not_watched", "too_large", "evicted", "error", "disk_error" (the index directory or file could not be used), "locked" (another process is writing the index), "many_candidates" (a grep with maxCount whose pattern the persisted index cannot narrow much, searched without it), "panic" (the build panicked inside the library: recovered, the root is searched without an index; see CacheStats.dropped), or the watcher's ("overflow", "watch_limit", "root_gone", "closed", ...). */
   fallbacks: Record<string, number>
   /** Roots not indexed for good, with the reason. */
   fallbackRoots: Record<string, string>

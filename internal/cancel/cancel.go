@@ -26,6 +26,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/fscache/fscache/internal/fence"
 )
 
 // ErrTimeout is returned when the deadline passed. Its text is the
@@ -118,8 +120,17 @@ func (t *Token) next() (time.Duration, bool) {
 // unless the token stopped or was released.
 func (t *Token) fire() {
 	defer t.firing.Done()
+	// The timer's goroutine is the runtime's: a panic here stops the
+	// token with it (the call fails with an internal error) rather than
+	// the process.
+	defer func() {
+		if r := recover(); r != nil {
+			t.Stop(fence.Recovered(fence.Timer, r))
+		}
+	}()
 	t.mu.Lock()
 	defer t.mu.Unlock()
+	fence.Point(fence.Timer)
 	t.looked.Store(int64(time.Since(t.born)))
 	if t.released || t.check() != nil {
 		return

@@ -12,6 +12,7 @@ import (
 	"sync/atomic"
 
 	"github.com/fscache/fscache/internal/cancel"
+	"github.com/fscache/fscache/internal/fence"
 	"github.com/fscache/fscache/internal/glob"
 	"github.com/fscache/fscache/internal/regex"
 	"github.com/fscache/fscache/internal/scancache"
@@ -172,10 +173,26 @@ func (g *grepper) check() error {
 	return err
 }
 
+// panicked fails the call with the panic of one of its goroutines, and
+// stops the others (as searchFailed).
+func (g *grepper) panicked(err *fence.Error) {
+	g.mu.Lock()
+	if g.fail == nil {
+		g.fail = err
+	}
+	fail := g.fail
+	g.mu.Unlock()
+	g.tok.Stop(fail)
+}
+
 // searchFailed records a search error that ends the whole call (a
-// *regex.BudgetError, reported naming the file) and reports whether err
-// was one.
+// *regex.BudgetError, reported naming the file, or the panic of the
+// matcher's goroutine) and reports whether err was one.
 func (g *grepper) searchFailed(err error, display string) bool {
+	if fe, ok := errors.AsType[*fence.Error](err); ok {
+		g.panicked(fe)
+		return true
+	}
 	var be *regex.BudgetError
 	if !errors.As(err, &be) {
 		return false
@@ -447,9 +464,10 @@ func (g *grepper) searchAll(root string, files []*walk.Entry, cut int) error {
 	g.listed = len(files)
 	prog := newProgress(limitNeed(g.o), len(runs))
 	var next atomic.Int64
-	var wg sync.WaitGroup
+	// A panic in a worker fails the call (g.fail) and stops the others.
+	wg := fence.Group{Stop: g.panicked}
 	for range workers {
-		wg.Go(func() {
+		wg.Go(fence.GrepSearch, func() {
 			buf := getReadBuf()
 			defer readBufs.Put(buf)
 			var big bigRead
@@ -459,6 +477,7 @@ func (g *grepper) searchAll(root string, files []*walk.Entry, cut int) error {
 				if i >= len(runs) {
 					return
 				}
+				fence.Point(fence.GrepSearch)
 				*buf = g.searchRun(root, rootDir, files, runs[i], i, prog, *buf, &big, mounts, cut)
 			}
 		})

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/fscache/fscache/internal/cancel"
+	"github.com/fscache/fscache/internal/fence"
 	"github.com/fscache/fscache/internal/idxstore"
 	"github.com/fscache/fscache/internal/index"
 	"github.com/fscache/fscache/internal/scancache"
@@ -375,14 +376,15 @@ func (gi *grepIndexes) releaseIdle() {
 	if !gi.releasing.CompareAndSwap(false, true) {
 		return
 	}
-	go func() {
+	fence.Background(fence.HeapRelease, func() {
 		defer gi.releasing.Store(false)
 		for d := gi.busyFor(); d > 0; d = gi.busyFor() {
 			time.Sleep(d)
 		}
+		fence.Point(fence.HeapRelease)
 		debug.FreeOSMemory()
 		gi.releases.Add(1)
-	}()
+	})
 }
 
 // outOfReach reports whether a grep's limit is beyond what c files can

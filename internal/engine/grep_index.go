@@ -77,6 +77,7 @@ const (
 	idxTooLarge   = "too_large"   // the root's index alone would exceed the memory cap
 	idxEvicted    = "evicted"     // dropped, least recently used, past the memory cap
 	idxError      = "error"       // the build failed
+	idxPanic      = "panic"       // the build panicked (recovered: cacheStats().dropped says where)
 )
 
 type indexPolicy struct {

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/fscache/fscache/internal/cancel"
+	"github.com/fscache/fscache/internal/fence"
 	"github.com/fscache/fscache/internal/index"
 	"github.com/fscache/fscache/internal/scancache"
 	"github.com/fscache/fscache/internal/walk"
@@ -56,7 +57,16 @@ func (gi *grepIndexes) builder() {
 		gi.queue = gi.queue[1:]
 		gi.mu.Unlock()
 		if !r.stop.Load() {
-			gi.build(r, nil, true)
+			// A panic drops this root's build (what the build held is
+			// released: see build), is recorded, and keeps the root
+			// unindexed: the builder goes on with the queue.
+			var err error
+			if perr := fence.Run(fence.IndexBuild, func() { err = gi.build(r, nil, true) }); perr != nil {
+				fence.Drop(fence.IndexBuild, perr)
+				gi.failed(r, idxPanic, true)
+			} else if fe, ok := errors.AsType[*fence.Error](err); ok {
+				fence.Drop(fence.IndexBuild, fe) // its walk's (counted failed by build)
+			}
 			built = true
 		}
 		gi.mu.Lock()
@@ -98,7 +108,18 @@ func (gi *grepIndexes) build(r *indexedRoot, tok *cancel.Token, yield bool) erro
 		return err
 	}
 	j := live.Begin()
-	ix, untrusted, err := gi.readFor(r, live, snap, tok, yield)
+	ix, untrusted, err := func() (*index.Index, []string, error) {
+		// A panic reading the files (the builder's fence recovers it)
+		// first ends the journal and the listener this build started.
+		defer fence.Unwind(func() {
+			j.Abort()
+			if fresh {
+				remove()
+			}
+		})
+		fence.Point(fence.IndexBuild)
+		return gi.readFor(r, live, snap, tok, yield)
+	}()
 	if err != nil {
 		j.Abort()
 		reason := idxError

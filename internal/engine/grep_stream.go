@@ -7,6 +7,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"github.com/fscache/fscache/internal/fence"
 	"github.com/fscache/fscache/internal/index"
 	"github.com/fscache/fscache/internal/scancache"
 	"github.com/fscache/fscache/internal/walk"
@@ -168,7 +169,7 @@ type fedSearch struct {
 	mountsAt int
 	rootDir  int
 	abort    atomic.Bool // keep nothing: the caller starts over
-	wg       sync.WaitGroup
+	wg       fence.Group // the workers: a panic fails the call (g.panicked)
 	// The inline search's buffers.
 	buf *[]byte
 	big bigRead
@@ -183,6 +184,7 @@ func (g *grepper) startFed(root string, cut, runsAhead, inline, mountsAt int) *f
 	s := &fedSearch{g: g, f: &streamFeed{runsAhead: runsAhead}, prog: newProgress(limitNeed(g.o), 64),
 		root: root, cut: cut, workers: max(1, numWorkers()), inline: inline, rootDir: cwdDir, mountsAt: mountsAt}
 	s.f.cond.L = &s.f.mu
+	s.wg.Stop = g.panicked
 	if fd, ok := openDir(root); ok {
 		s.rootDir = fd
 	}
@@ -199,7 +201,7 @@ func (s *fedSearch) start() {
 	s.started = true
 	g := s.g
 	for range s.workers {
-		s.wg.Go(func() {
+		s.wg.Go(fence.GrepFed, func() {
 			buf := getReadBuf()
 			defer readBufs.Put(buf)
 			var big bigRead
@@ -215,6 +217,7 @@ func (s *fedSearch) start() {
 				if !ok {
 					return
 				}
+				fence.Point(fence.GrepFed)
 				s.search(run, i, files, buf, &big)
 			}
 		})

@@ -22,6 +22,8 @@ import (
 	"runtime/debug"
 	"runtime/metrics"
 	"sync/atomic"
+
+	"github.com/fscache/fscache/internal/fence"
 )
 
 // runtimeFloor is the runtime's minimum heap goal at GOGC=100
@@ -79,10 +81,18 @@ type sentinel struct{ p *pacer }
 
 func (p *pacer) arm() {
 	runtime.SetFinalizer(&sentinel{p: p}, func(s *sentinel) {
-		if !s.p.stopped.Load() {
-			s.p.adjust()
-			s.p.arm()
+		if s.p.stopped.Load() {
+			return
 		}
+		// On the runtime's finalizer goroutine: a panic is recorded,
+		// that cycle's adjustment dropped, and the chain goes on.
+		if err := fence.Run(fence.Finalizer, func() {
+			fence.Point(fence.Finalizer)
+			s.p.adjust()
+		}); err != nil {
+			fence.Drop(fence.Finalizer, err)
+		}
+		s.p.arm()
 	})
 }
 

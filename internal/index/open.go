@@ -10,6 +10,7 @@ import (
 	"unsafe"
 
 	"github.com/cespare/xxhash/v2"
+	"github.com/fscache/fscache/internal/fence"
 	"github.com/fscache/fscache/internal/mmap"
 )
 
@@ -67,8 +68,17 @@ func Open(path string) (*Index, error) {
 		return nil, fmt.Errorf("index: open %s: %w", path, err)
 	}
 	ix.disk.m = m
-	ix.disk.cleanup = runtime.AddCleanup(ix, func(m *mmap.Mapping) { m.Close() }, m)
+	ix.disk.cleanup = runtime.AddCleanup(ix, closeMapping, m)
 	return ix, nil
+}
+
+// closeMapping is the cleanup of an index from Open that was not closed:
+// on the runtime's cleanup goroutine, where a panic is recorded
+// (fence.Drop) rather than the end of the process.
+func closeMapping(m *mmap.Mapping) {
+	if err := fence.Run(fence.Finalizer, func() { _ = m.Close() }); err != nil {
+		fence.Drop(fence.Finalizer, err)
+	}
 }
 
 // Close releases the mapping of an index from Open (nothing for one built

@@ -152,3 +152,64 @@ func TestGetLaterWhileBusy(t *testing.T) {
 		t.Errorf("after a change: %s", d)
 	}
 }
+
+// TestRefreshOfADirectoryGoneSinceItsEvents: events that name a directory
+// (a file written in src/ui) are drained, then the directory is renamed
+// before it is listed again, as happens when a fill drains while the user
+// edits. The partition stays watched, and once the rename's own events are
+// drained it is the tree's current state; it was dropped (watchedEntries 0
+// after correct answers: the bun test's flake).
+func TestRefreshOfADirectoryGoneSinceItsEvents(t *testing.T) {
+	c := laterCache(t, false)
+	root := tree(t, "src/ui/button.ts", "readme.md")
+	k := Key{Root: root, Hidden: true, Gitignore: true}
+	if _, _, err := c.Get(k, nil); err != nil {
+		t.Fatal(err)
+	}
+	scans := c.Stats().FullScans
+	mustWrite := func(rel string) {
+		p := filepath.Join(root, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	mustWrite("src/ui/input.ts")
+	c.mu.Lock()
+	e := c.entries[k]
+	var events []watch.Event
+	for i := 0; len(events) == 0; i++ { // the write's events, drained
+		evs, overflow, err := e.rw.w.Drain()
+		if err != nil || overflow || i > 60000 {
+			c.mu.Unlock()
+			t.Fatalf("drain: %v, overflow %v, %d tries", err, overflow, i)
+		}
+		events = evs
+		if len(events) == 0 {
+			time.Sleep(time.Millisecond)
+		}
+	}
+	if err := os.Rename(filepath.Join(root, "src", "ui"), filepath.Join(root, "src", "widgets")); err != nil {
+		c.mu.Unlock()
+		t.Fatal(err)
+	}
+	c.patch(k, e, events) // as syncRoot applies them, src/ui gone meanwhile
+	kept := c.entries[k] == e
+	c.mu.Unlock()
+	if !kept {
+		t.Fatal("the partition was dropped: a directory gone since its events were drained failed its refresh")
+	}
+	mustWrite("lib/deep/btn.ts")
+	s, age, err := c.Get(k, nil)
+	if err != nil || age != time.Nanosecond {
+		t.Fatalf("get after: age %v, %v (not the watched partition)", age, err)
+	}
+	if d := diff(k, s.Entries()); d != "" {
+		t.Fatalf("after the rename: %s", d)
+	}
+	if st := c.Stats(); st.Watched != 1 || st.FullScans != scans {
+		t.Fatalf("stats after: %+v (full scans before: %d)", st, scans)
+	}
+}

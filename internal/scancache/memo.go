@@ -109,7 +109,7 @@ func (c *Cache) memoFill(key any, root string, rules bool, tok *cancel.Token, wa
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	if err != nil || limited.Load() || tok.Err() != nil {
-		go w.Close()
+		closeLater(w)
 		if limited.Load() {
 			c.countUncached(ReasonWatchLimit)
 		}
@@ -118,7 +118,7 @@ func (c *Cache) memoFill(key any, root string, rules bool, tok *cancel.Token, wa
 	c.countUncached(UncachedWatchStarted)
 	m := &memo{root: root, w: w, val: v, used: c.now()}
 	if !c.memoCurrent(m) { // changed while it was walked: answer, keep nothing
-		go w.Close()
+		closeLater(w)
 		return v, false, nil
 	}
 	if old := c.memos[key]; old != nil {
@@ -166,5 +166,5 @@ func memoTouched(root string, ev watch.Event) bool {
 // dropMemo forgets the memo m of key and releases its watches. c.mu held.
 func (c *Cache) dropMemo(key any, m *memo) {
 	delete(c.memos, key)
-	go m.w.Close() // off the lock, as closeRoot does
+	closeLater(m.w) // off the lock, as closeRoot does
 }

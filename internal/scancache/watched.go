@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fscache/fscache/internal/cancel"
+	"github.com/fscache/fscache/internal/fence"
 	"github.com/fscache/fscache/internal/walk"
 	"github.com/fscache/fscache/internal/watch"
 )
@@ -225,10 +226,27 @@ func (c *Cache) closeRoot(rw *rootWatch) {
 	// Closing a descriptor with thousands of watches makes the kernel tear
 	// each one down: off the caller's path and out of the lock. The
 	// goroutine ends with the close; rw.closed keeps everyone else away.
-	go rw.w.Close()
+	closeLater(rw.w)
 	if c.roots[rw.root] == rw {
 		delete(c.roots, rw.root)
 	}
+}
+
+// dirAt reports whether the directory rel of root is there (not following
+// a final symlink).
+func dirAt(root, rel string) bool {
+	fi, err := os.Lstat(strings.TrimSuffix(root, "/") + "/" + rel)
+	return err == nil && fi.IsDir()
+}
+
+// closeLater closes w on a goroutine of its own: closing a descriptor with
+// thousands of watches makes the kernel tear each one down, which no
+// caller waits for.
+func closeLater(w watch.Watcher) {
+	fence.Background(fence.WatchClose, func() {
+		_ = w.Close()
+		fence.Point(fence.WatchClose)
+	})
 }
 
 // gcRoot closes rw when no partition and no fill uses it. c.mu held.
@@ -462,6 +480,24 @@ func (c *Cache) refreshDirs(k Key, e *entry, dirs []string, deep map[string]bool
 		}
 		t0 := time.Now()
 		next, read, err := refresh(k, s, d, deep[d], deep, h, nil)
+		if err != nil && d != "" && !dirAt(k.Root, d) {
+			// d went away after the events that name it were drained
+			// (say, written to, then renamed): the events of its removal
+			// are still queued. Its nearest ancestor still there is
+			// listed again instead, which drops d, or takes in where it
+			// went within the tree; the queued events, drained before
+			// the next answer, refresh what they name as usual. (The
+			// partition was dropped here: answers stayed correct, by a
+			// walk, but the root lost its watched scan for a while.)
+			a := parentOf(d)
+			for a != "" && !dirAt(k.Root, a) {
+				a = parentOf(a)
+			}
+			c.st.refreshes++
+			var more int
+			next, more, err = refresh(k, s, a, false, deep, h, nil)
+			read += more
+		}
 		c.st.refreshes++
 		c.st.refreshRead += int64(read)
 		c.st.refreshTime += time.Since(t0)
@@ -564,7 +600,7 @@ func (c *Cache) fillLater(k Key, tok *cancel.Token, obs []Observer) (*Snapshot, 
 	if _, ok := c.later[k]; !ok {
 		lf := &laterFill{done: make(chan struct{})}
 		c.later[k] = lf
-		go c.watchLater(k, lf)
+		fence.Background(fence.WatchedFill, func() { c.watchLater(k, lf) })
 	}
 	return s, nil
 }
@@ -605,7 +641,15 @@ func (c *Cache) watchLater(k Key, lf *laterFill) {
 	}
 	tok := cancel.New(time.Time{}, nil)
 	defer tok.Release()
-	_, _ = c.fill(k, tok, nil) // an error leaves the scan served by TTL, as a failed fill would
+	fence.Point(fence.WatchedFill)
+	// An error leaves the scan served by TTL, as a failed fill would; a
+	// panic in the fill's walk is recorded as this fill's drop (a panic
+	// here is, by fence.Background).
+	if _, err := c.fill(k, tok, nil); err != nil {
+		if fe, ok := errors.AsType[*fence.Error](err); ok {
+			fence.Drop(fence.WatchedFill, fe)
+		}
+	}
 }
 
 // fill scans k and caches the scan, watched when it can be; it returns
@@ -628,6 +672,14 @@ func (c *Cache) fill(k Key, tok *cancel.Token, obs []Observer) (*Snapshot, error
 		}
 		return s, err
 	}
+	// A panic in the fill leaves it as an error does: its log is
+	// forgotten and the root's watches go when nothing else uses them.
+	defer fence.Unwind(func() {
+		c.mu.Lock()
+		delete(rw.fills, log)
+		c.gcRoot(rw)
+		c.mu.Unlock()
+	})
 	t0 := time.Now()
 	var linked, limited atomic.Bool
 	h := c.hooks(k, rw, &linked)

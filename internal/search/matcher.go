@@ -5,6 +5,7 @@ import (
 	"time"
 
 	"github.com/fscache/fscache/internal/cancel"
+	"github.com/fscache/fscache/internal/fence"
 	"github.com/fscache/fscache/internal/regex"
 )
 
@@ -101,10 +102,13 @@ func (m *Matcher) searchBacktrack(data []byte, limit int, withLines bool, tok *c
 	// The run may outlive this call: it gets its own copy of the data,
 	// which the caller may reuse once the call returned.
 	data = bytes.Clone(data)
-	go func() {
+	// A panic in the run is its error (*fence.Error), which ends the
+	// caller's grep.
+	fence.Go(fence.Matcher, func() {
+		fence.Point(fence.Matcher)
 		ms, n, err := m.search(data, limit, withLines, nil, tok)
 		ch <- result{ms, n, err}
-	}()
+	}, func(err *fence.Error) { ch <- result{err: err} })
 	tick := time.NewTicker(cancel.PollPeriod)
 	defer tick.Stop()
 	for {

@@ -10,6 +10,7 @@ import (
 	"github.com/charlievieth/fastwalk"
 	"golang.org/x/sys/unix"
 
+	"github.com/fscache/fscache/internal/fence"
 	"github.com/fscache/fscache/internal/ignore"
 )
 
@@ -45,9 +46,11 @@ func (s *scanner) walkTree() error {
 	q := &dirQueue{todo: []*dirNode{s.rootNode}, pending: 1}
 	q.cond.L = &q.mu
 	workers := listWorkers()
-	var wg sync.WaitGroup
+	// A panic in a worker is the walk's error, and stops the others
+	// (pop returns nil once q.err is set).
+	g := fence.Group{Stop: func(err *fence.Error) { q.fail(err) }}
 	for range workers {
-		wg.Go(func() {
+		g.Go(fence.WalkList, func() {
 			l := lister{s: s}
 			for {
 				n := q.pop()
@@ -60,7 +63,9 @@ func (s *scanner) walkTree() error {
 			}
 		})
 	}
-	wg.Wait()
+	if err := g.Wait(); err != nil {
+		return err
+	}
 	return q.err
 }
 
@@ -105,6 +110,17 @@ func (q *dirQueue) push(ns []*dirNode) {
 	}
 }
 
+// fail stops the walk with err (a worker's panic: its directory is never
+// done).
+func (q *dirQueue) fail(err error) {
+	q.mu.Lock()
+	if q.err == nil {
+		q.err = err
+	}
+	q.mu.Unlock()
+	q.cond.Broadcast()
+}
+
 // done ends the listing of one directory, err being its error.
 func (q *dirQueue) done(err error) {
 	q.mu.Lock()
@@ -145,6 +161,7 @@ func (l *lister) list(n *dirNode) ([]*dirNode, error) {
 		return nil, l.s.unopened(n)
 	}
 	defer syscall.Close(fd)
+	fence.Point(fence.WalkList) // (a test build panics here, the directory open)
 	prefix := n.path + "/"
 	if n.path == "/" {
 		prefix = "/"

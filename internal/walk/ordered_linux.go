@@ -5,6 +5,8 @@ import (
 	"sync"
 
 	"github.com/charlievieth/fastwalk"
+
+	"github.com/fscache/fscache/internal/fence"
 )
 
 // ScanOrdered walks like Scan and calls emit with every entry in Scan's
@@ -35,16 +37,27 @@ func ScanOrdered(o Options, emit func(e Entry) error) error {
 	q := &orderedQueue{}
 	q.cond.L = &q.mu
 	q.push(s.rootNode)
-	var wg sync.WaitGroup
+	// A panic in a worker outside its listing (work recovers one in a
+	// listing) stops the walk as a listing error does.
+	g := fence.Group{Stop: func(err *fence.Error) {
+		q.mu.Lock()
+		if q.err == nil {
+			q.err = err
+		}
+		q.cond.Broadcast()
+		q.mu.Unlock()
+	}}
 	for range listWorkers() {
-		wg.Go(func() { q.work(&lister{s: s}) })
+		g.Go(fence.WalkList, func() { q.work(&lister{s: s}) })
 	}
 	err := s.emitTree(s.rootNode, q.await, emit)
 	q.mu.Lock()
 	q.stop = true
 	q.cond.Broadcast()
 	q.mu.Unlock()
-	wg.Wait()
+	if perr := g.Wait(); err == nil && perr != nil {
+		err = perr
+	}
 	if err == nil && q.err != nil && !errors.Is(q.err, fastwalk.SkipDir) {
 		err = q.err
 	}
@@ -170,7 +183,13 @@ func (q *orderedQueue) work(l *lister) {
 		n.listState = stateListing
 		q.listing++
 		q.mu.Unlock()
-		subs, err := l.list(n)
+		var subs []*dirNode
+		var err error
+		// Recovered here, not above: the deferred Unlock needs q.mu
+		// held, and the node must be done for await.
+		if perr := fence.Run(fence.WalkList, func() { subs, err = l.list(n) }); perr != nil {
+			subs, err = nil, perr
+		}
 		q.mu.Lock()
 		for _, c := range subs {
 			q.push(c)

@@ -14,6 +14,7 @@ import (
 	"github.com/charlievieth/fastwalk"
 
 	"github.com/fscache/fscache/internal/cancel"
+	"github.com/fscache/fscache/internal/fence"
 	"github.com/fscache/fscache/internal/ignore"
 )
 
@@ -428,7 +429,9 @@ func (s *scanner) finish() ([]Entry, error) {
 		workers = fastwalk.DefaultNumWorkers() // mostly waiting on lstat
 	}
 	workers = min(workers, (size+255)/256)
-	s.parallel(nodes, workers, s.finishNode)
+	if err := s.parallel(nodes, workers, s.finishNode); err != nil {
+		return nil, err
+	}
 	if err := s.o.Cancel.Err(); err != nil {
 		return nil, err
 	}
@@ -444,7 +447,9 @@ func (s *scanner) finish() ([]Entry, error) {
 		s.place(n, nil)
 	}
 	out := make([]Entry, s.rootNode.total)
-	s.parallel(nodes, workers, func(n *dirNode) { s.place(n, out) })
+	if err := s.parallel(nodes, workers, func(n *dirNode) { s.place(n, out) }); err != nil {
+		return nil, err
+	}
 	if s.collide.Load() {
 		// Siblings with equal displayed names may interleave their
 		// subtrees: fall back to a global sort.
@@ -457,27 +462,32 @@ func (s *scanner) finish() ([]Entry, error) {
 }
 
 // parallel calls f for every node from up to workers goroutines, looking
-// at the cancel token before each.
-func (s *scanner) parallel(nodes []*dirNode, workers int, f func(n *dirNode)) {
+// at the cancel token before each. A panic in f is its error (*fence.Error),
+// and the others stop at their next node.
+func (s *scanner) parallel(nodes []*dirNode, workers int, f func(n *dirNode)) error {
 	var next atomic.Int64
+	var failed atomic.Bool
 	work := func() {
-		for !s.o.Cancel.Poll() {
+		for !s.o.Cancel.Poll() && !failed.Load() {
 			i := next.Add(1) - 1
 			if i >= int64(len(nodes)) {
 				return
 			}
+			fence.Point(fence.WalkFinish)
 			f(nodes[i])
 		}
 	}
 	if workers <= 1 {
-		work()
-		return
+		if err := fence.Run(fence.WalkFinish, work); err != nil {
+			return err
+		}
+		return nil
 	}
-	var wg sync.WaitGroup
+	g := fence.Group{Stop: func(*fence.Error) { failed.Store(true) }}
 	for range workers {
-		wg.Go(work)
+		g.Go(fence.WalkFinish, work)
 	}
-	wg.Wait()
+	return g.Wait()
 }
 
 // finishNode matches n's recorded entries, reads full detail and orders

@@ -7,6 +7,7 @@ import (
 
 	"github.com/charlievieth/fastwalk"
 
+	"github.com/fscache/fscache/internal/fence"
 	"github.com/fscache/fscache/internal/ignore"
 )
 
@@ -54,11 +55,26 @@ func WalkSub(o Options, s Sub, fn func(e Entry) error) error {
 		}
 	}
 	conf := fastwalk.Config{ToSlash: true} // '/'-separated paths on Windows too
-	err := fastwalk.Walk(&conf, w.top, w.visit)
+	err := fastwalk.Walk(&conf, w.top, fenced(w.visit))
 	if err != nil && !errors.Is(err, fastwalk.SkipDir) {
 		return err
 	}
 	return o.Cancel.Err()
+}
+
+// fenced returns visit, fastwalk's callback, with a panic in it (on one of
+// fastwalk's goroutines, where it would end the process) returned as its
+// error (*fence.Error), which ends the walk.
+func fenced(visit fs.WalkDirFunc) fs.WalkDirFunc {
+	return func(path string, de fs.DirEntry, err error) (verr error) {
+		defer func() {
+			if r := recover(); r != nil {
+				verr = fence.Recovered(fence.WalkVisit, r)
+			}
+		}()
+		fence.Point(fence.WalkVisit)
+		return visit(path, de, err)
+	}
 }
 
 // subWalk is the state of one WalkSub (and so of one Walk).
