@@ -83,7 +83,7 @@ func grepMatchAlone(m *engine.GrepMatch) GrepMatch {
 func grepMatch(m *engine.GrepMatch, pool *[]ContextLine) GrepMatch {
 	return GrepMatch{Path: m.Path, LineNumber: m.LineNumber, Line: m.Line,
 		ContextBefore: contextLines(m.ContextBefore, pool), ContextAfter: contextLines(m.ContextAfter, pool),
-		Truncated: m.Truncated, MatchCount: m.MatchCount}
+		Truncated: m.Truncated, Lossy: m.Lossy, CRBefore: m.CRBefore, MatchCount: m.MatchCount}
 }
 
 // contextLines appends in to *pool and returns the part appended, nil when
