@@ -450,7 +450,7 @@ func (g *grepper) serveLimited(gi *grepIndexes, r *indexedRoot, live *index.Live
 		}
 		before := -1
 		if plan != nil {
-			switch plan.DecideAt(e.Path, int(ids[i])) {
+			switch confirmLinked(plan, r.key.Root, e, int(ids[i]), plan.DecideAt(e.Path, int(ids[i]))) {
 			case index.Skip:
 				skipped++
 				continue
@@ -482,6 +482,17 @@ func (g *grepper) serveLimited(gi *grepIndexes, r *indexedRoot, live *index.Live
 		}
 	}
 	return true, nil
+}
+
+// confirmLinked returns d, the plan's decision for the file e (id: its id
+// in the plan's index), or Fresh when d rests on the entry of a file with
+// hard links (which no event covers) that the file's metadata now does
+// not confirm (index.Plan.NeedsCheck, Confirms).
+func confirmLinked(p *index.Plan, root string, e *walk.Entry, id int, d index.Decision) index.Decision {
+	if !p.NeedsCheck(e.Path, id, d) || p.Confirms(e.Path, id, fileMeta(root+"/"+e.FSPath())) {
+		return d
+	}
+	return index.Fresh
 }
 
 // readFresh brings the entries of fresh, files live has no current entry
@@ -553,7 +564,8 @@ func (g *grepper) narrow(gi *grepIndexes, r *indexedRoot, live *index.Live, q in
 		if i&1023 == 0 && g.tok.Poll() || g.tok.Stopped() {
 			return nil, 0, true, g.tok.Err()
 		}
-		if decided[i] = plan.DecideAt(f.Path, int(ids[i])); decided[i] == index.Fresh {
+		decided[i] = confirmLinked(plan, r.key.Root, f, int(ids[i]), plan.DecideAt(f.Path, int(ids[i])))
+		if decided[i] == index.Fresh {
 			fresh = append(fresh, f)
 		}
 	}
@@ -563,11 +575,22 @@ func (g *grepper) narrow(gi *grepIndexes, r *indexedRoot, live *index.Live, q in
 			return nil, 0, true, err
 		}
 		if reread {
-			if plan = live.Plan(q, fwm); plan == nil {
+			next := live.Plan(q, fwm)
+			if next == nil {
 				gi.drop(r, live, "")
 				return nil, 0, false, nil
 			}
-			ids, decided = idsOf(plan), nil
+			// The files read again are decided by the new plan; the
+			// others keep their decision (a file with hard links was
+			// confirmed by its metadata above).
+			nids := idsOf(next)
+			for i, f := range files {
+				if decided[i] == index.Fresh {
+					if decided[i] = next.DecideAt(f.Path, int(nids[i])); decided[i] == index.Fresh {
+						decided[i] = index.Search
+					}
+				}
+			}
 		}
 	}
 	if gi.policy.onQuery != nil {
@@ -580,13 +603,7 @@ func (g *grepper) narrow(gi *grepIndexes, r *indexedRoot, live *index.Live, q in
 		if i&255 == 0 && g.tok.Poll() || g.tok.Stopped() {
 			return nil, 0, true, g.tok.Err()
 		}
-		var d index.Decision
-		if decided != nil {
-			d = decided[i]
-		} else {
-			d = plan.DecideAt(f.Path, int(ids[i]))
-		}
-		if d == index.Skip {
+		if d := decided[i]; d == index.Skip {
 			skipped++
 		} else {
 			search = append(search, f)
@@ -737,11 +754,12 @@ func (gi *grepIndexes) reindex(live *index.Live, root string, files []*walk.Entr
 			return err
 		}
 		abs := root + "/" + f.FSPath()
+		m := fileMeta(abs) // before the read (index.Job.Add)
 		data, ok := readFile(abs, (*buf)[:0])
 		if cap(data) > cap(*buf) {
 			*buf = data[:0]
 		}
-		j.Add(f.Path, data, ok && f.FSPath() == f.Path, fileMeta(abs))
+		j.Add(f.Path, data, ok && f.FSPath() == f.Path, m)
 	}
 	j.Commit()
 	gi.mu.Lock()

@@ -184,7 +184,7 @@ func (gi *grepIndexes) readFor(r *indexedRoot, live *index.Live, snap *scancache
 func (gi *grepIndexes) read(r *indexedRoot, live *index.Live, snap *scancache.Snapshot, tok *cancel.Token, yield bool) (*index.Index, error) {
 	// wait holds the build while the foreground is busy (between files,
 	// and every fraction of a millisecond of work inside one).
-	b := index.Builder{Pause: func() { gi.wait(r, yield) }}
+	b := index.Builder{Pause: func() { gi.wait(r, yield) }, BuiltNs: time.Now().UnixNano()}
 	err := gi.addFiles(r, &b, snap.All(), tok, yield, func(n int) error {
 		if n%drainEvery == 0 {
 			// Hear early of a root that went away.
@@ -243,12 +243,16 @@ func (gi *grepIndexes) addFiles(r *indexedRoot, b *index.Builder, entries iter.S
 			continue
 		}
 		abs := r.key.Root + "/" + e.FSPath()
+		// The metadata before the read: a change after it shows in the
+		// metadata a later grep compares (files with hard links).
+		m := fileMeta(abs)
+		if m.Ino == 0 {
+			m.Size, m.MtimeNs = e.Size, e.Mtime // the walk's (full detail)
+		}
 		data, ok := readFile(abs, buf[:0])
 		if cap(data) > cap(buf) {
 			buf = data[:0]
 		}
-		m := fileMeta(abs) // inode and links; size and mtime from a walk with full detail
-		m.Size, m.MtimeNs = e.Size, e.Mtime
 		b.Add(e.Path, data, ok && e.RawPath == "", m)
 		if gi.policy.onFile != nil {
 			gi.policy.onFile(tok)

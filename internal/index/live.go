@@ -5,6 +5,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/fscache/fscache/internal/watch"
@@ -28,6 +29,32 @@ import (
 // next answer. So every entry a Plan uses is the content the file has when
 // the call's drain is done.
 
+// Files with hard links. A write through a name of a file in another
+// directory raises no event in this one, so the entry of a file that had
+// more than one name when read (flagLinked) is relied on only once the
+// file's metadata now confirms it (NeedsCheck, Confirms): the inode, size,
+// mtime and ctime recorded before the read, and an mtime older than the
+// read by RacySlack (a write within the file system's timestamp
+// granularity of the read could leave the mtime as it was).
+//
+// Files not read. An entry recorded as not read (the file could not be
+// read) is read again (Plan says Fresh) once UnreadRetry has passed since
+// the read, or at any event naming it; for a file with hard links, at any
+// change of its metadata (NeedsCheck). Files larger than UnreadMaxSize are
+// not read by rule, and never retried.
+
+// RacySlack is how much older than its read a file's mtime must be for
+// its entry to be trusted by metadata: FAT's 2 s granularity, and the
+// coarse clock file systems stamp with.
+const RacySlack = 2 * time.Second
+
+// UnreadMaxSize is grep's size limit: a larger file is not read, by rule.
+const UnreadMaxSize = 4 << 20
+
+// UnreadRetry is how long after its read an entry recorded as not read is
+// read again. A variable for the tests.
+var UnreadRetry = time.Minute
+
 // Decision is what Plan says of one file.
 type Decision uint8
 
@@ -50,9 +77,10 @@ type overFile struct {
 	// base entry's (tris not read): Commit brings that entry back.
 	sum  uint64
 	same bool
-	ino  uint64
-	// linked: the file has other names (hard links).
-	linked bool
+	// meta is the file's metadata before the read, readNs when the job
+	// that read it began.
+	meta   Meta
+	readNs int64
 	bloom  bloom // a binary file's trigrams
 }
 
@@ -216,11 +244,12 @@ type Job struct {
 	paths    map[string]struct{}
 	prefixes []string
 	items    map[string]*overFile
+	began    int64 // ns since the Unix epoch
 }
 
 // Begin starts a job; every file it reads must be read after Begin.
 func (l *Live) Begin() *Job {
-	j := &Job{l: l, paths: map[string]struct{}{}, items: map[string]*overFile{}}
+	j := &Job{l: l, paths: map[string]struct{}{}, items: map[string]*overFile{}, began: time.Now().UnixNano()}
 	l.mu.Lock()
 	l.jobs[j] = struct{}{}
 	l.mu.Unlock()
@@ -244,12 +273,13 @@ func (j *Job) touched(rel string) bool {
 var gramSets = sync.Pool{New: func() any { return new(gramSet) }}
 
 // Add records the content of the file rel, read after Begin (ok false:
-// it could not be read), to be installed by Commit. A file with hard links
-// is recorded as not indexed, and Commit drops the entries of its other
-// names (writes through this name were not reported in their directories).
+// it could not be read), to be installed by Commit; m is its metadata
+// taken before the read. A file with hard links is marked (flagLinked):
+// its entry is relied on only once its metadata confirms it, and Commit
+// drops the entries of its other names that are not so marked.
 func (j *Job) Add(rel string, data []byte, ok bool, m Meta) {
-	of := &overFile{flags: classify(rel, data, ok && m.Links <= 1), ino: m.Ino, linked: m.Links > 1}
-	if of.flags != 0 {
+	of := &overFile{flags: classify(rel, data, ok) | linkedIf(m), meta: m, readNs: j.began}
+	if of.flags != 0 && of.flags&flagLinked == 0 {
 		of.sum = xxhash.Sum64(data)
 		l := j.l
 		l.mu.Lock()
@@ -260,9 +290,9 @@ func (j *Job) Add(rel string, data []byte, ok bool, m Meta) {
 		}
 		l.mu.Unlock()
 	}
-	if of.flags != 0 && !of.same {
+	if kindOf(of.flags) != 0 && !of.same {
 		gs := gramSets.Get().(*gramSet)
-		if of.flags == flagText {
+		if kindOf(of.flags) == flagText {
 			of.tris = slices.Clone(gs.of(data))
 			slices.Sort(of.tris)
 		} else {
@@ -283,10 +313,8 @@ func (j *Job) Commit() {
 	if l.lost != "" || l.base == nil {
 		return
 	}
+	l.dropNamesOf(j.items)
 	for rel, of := range j.items {
-		if of.linked && of.ino != 0 {
-			l.dropIno(of.ino, rel)
-		}
 		if j.touched(rel) {
 			continue
 		}
@@ -315,16 +343,33 @@ func (j *Job) Commit() {
 	}
 }
 
-// dropIno drops the entries of the files with inode ino but the name rel.
-// l.mu held.
-func (l *Live) dropIno(ino uint64, rel string) {
+// dropNamesOf drops the entries, not marked as of a file with hard links,
+// of the other names of the files of items that have hard links: a link
+// made in the tree to a file read before (with one name) raises an event
+// for the new name only, and a write through it none for the old name,
+// whose entry relied on events. Entries marked flagLinked are checked by
+// their metadata at each query, and kept. l.mu held.
+func (l *Live) dropNamesOf(items map[string]*overFile) {
+	var inos map[uint64]string
+	for rel, of := range items {
+		if of.flags&flagLinked != 0 && of.meta.Ino != 0 {
+			if inos == nil {
+				inos = map[uint64]string{}
+			}
+			inos[of.meta.Ino] = rel
+		}
+	}
+	if inos == nil {
+		return
+	}
+	l.base.complete()
 	for i, x := range l.base.inos {
-		if x == ino && l.base.paths[i] != rel {
+		if rel, ok := inos[x]; ok && l.base.flags[i]&flagLinked == 0 && l.base.paths[i] != rel {
 			l.stale.set(uint32(i))
 		}
 	}
 	for p, of := range l.over {
-		if of.ino == ino && p != rel {
+		if rel, ok := inos[of.meta.Ino]; ok && of.flags&flagLinked == 0 && p != rel {
 			l.overSize -= of.size()
 			delete(l.over, p)
 		}
@@ -419,10 +464,13 @@ type Plan struct {
 	stale bitset
 	match bitset // nil: every text file of base may match
 	over  map[string]Decision
-	fwm   bool
-	q     Query
-	cur   int
-	prev  string
+	// linked are the overlay's entries of files with hard links.
+	linked map[string]*overFile
+	fwm    bool
+	q      Query
+	cur    int
+	prev   string
+	now    int64 // when the plan was made, ns since the Unix epoch
 }
 
 // Plan returns the decisions for q, nil when the Live cannot answer (not
@@ -435,10 +483,20 @@ func (l *Live) Plan(q Query, filesWithMatches bool) *Plan {
 		return nil
 	}
 	p := &Plan{base: l.base, stale: slices.Clone(l.stale), over: make(map[string]Decision, len(l.over)),
-		fwm: filesWithMatches, q: q}
+		fwm: filesWithMatches, q: q, now: time.Now().UnixNano()}
 	for rel, of := range l.over {
+		if of.flags&flagLinked != 0 {
+			if p.linked == nil {
+				p.linked = map[string]*overFile{}
+			}
+			p.linked[rel] = of
+		}
+		if kindOf(of.flags) == 0 && p.retryDue(of.meta.Size, of.readNs) {
+			p.over[rel] = Fresh
+			continue
+		}
 		p.over[rel] = p.decide(of.flags, func() bool {
-			if of.flags == flagBinary {
+			if kindOf(of.flags) == flagBinary {
 				return q.mayBloom(of.bloom)
 			}
 			return q.match(of.tris)
@@ -450,20 +508,67 @@ func (l *Live) Plan(q Query, filesWithMatches bool) *Plan {
 }
 
 func (p *Plan) decide(flags uint8, may func() bool) Decision {
-	switch {
-	case flags == flagText && !may():
+	switch k := kindOf(flags); {
+	case k == flagText && !may():
 		return Skip
-	case flags == flagBinary && (!p.fwm || !may()):
+	case k == flagBinary && (!p.fwm || !may()):
 		return Skip
 	}
 	return Search
+}
+
+// retryDue reports whether an entry recorded as not read, of a file of
+// size bytes read at readNs, is to be read again (UnreadRetry).
+func (p *Plan) retryDue(size, readNs int64) bool {
+	return size <= UnreadMaxSize && p.now-readNs >= int64(UnreadRetry)
+}
+
+// NeedsCheck reports whether the decision d for the file rel (id: its id
+// in the plan's index, Lookup's answer) rests on the entry of a file that
+// had hard links when read, which no event covers: a Skip, or an entry
+// recorded as not read (whose metadata tells when to read it again). The
+// caller relies on d only when Confirms says that the file's metadata now
+// is the entry's; else it takes the file as Fresh.
+func (p *Plan) NeedsCheck(rel string, id int, d Decision) bool {
+	if d == Fresh {
+		return false
+	}
+	var f uint8
+	if of, ok := p.linked[rel]; ok {
+		f = of.flags
+	} else if _, over := p.over[rel]; over {
+		return false
+	} else if id >= 0 && id < p.base.Files {
+		f = p.base.flags[id]
+		runtime.KeepAlive(p)
+	}
+	return f&flagLinked != 0 && (d == Skip || kindOf(f) == 0)
+}
+
+// Confirms reports whether now, the metadata of the file rel (id: its id
+// in the plan's index) taken now, is the one recorded with its entry
+// (inode, size, mtime, ctime), and that mtime older than the entry's read
+// by RacySlack.
+func (p *Plan) Confirms(rel string, id int, now Meta) bool {
+	var m Meta
+	var readNs int64
+	if of, ok := p.linked[rel]; ok {
+		m, readNs = of.meta, of.readNs
+	} else {
+		if _, over := p.over[rel]; over || id < 0 || id >= p.base.Files {
+			return false
+		}
+		m, readNs = p.base.FileMeta(id), p.base.hdr.BuiltNs
+	}
+	return m.Ino == now.Ino && m.Size == now.Size && m.MtimeNs == now.MtimeNs && m.CtimeNs == now.CtimeNs &&
+		m.MtimeNs < readNs-int64(RacySlack)
 }
 
 // Plan returns the decisions of the index alone for q: no entry is stale
 // and there is no overlay. filesWithMatches is grep's mode of that name,
 // where binary files are searched too.
 func (ix *Index) Plan(q Query, filesWithMatches bool) *Plan {
-	p := &Plan{base: ix, fwm: filesWithMatches, q: q}
+	p := &Plan{base: ix, fwm: filesWithMatches, q: q, now: time.Now().UnixNano()}
 	p.match = ix.matchOf(q)
 	return p
 }
@@ -537,11 +642,11 @@ func (ix *Index) candidates(n int, match, stale bitset, q Query, filesWithMatche
 		switch {
 		case id>>6 < len(stale) && stale.has(uint32(id)):
 			c++ // Fresh
-		case f == flagText:
+		case kindOf(f) == flagText:
 			if match == nil || match.has(uint32(id)) {
 				c++
 			}
-		case f == flagBinary:
+		case kindOf(f) == flagBinary:
 			if filesWithMatches && q.mayBloom(ix.blooms.get(uint32(id))) {
 				c++
 			}
@@ -593,8 +698,11 @@ func (p *Plan) decideID(id uint32) Decision {
 	if int(id>>6) < len(p.stale) && p.stale.has(id) {
 		return Fresh
 	}
+	if kindOf(p.base.flags[id]) == 0 && p.base.RetryDue(int(id), p.now) {
+		return Fresh
+	}
 	d := p.decide(p.base.flags[id], func() bool {
-		if p.base.flags[id] == flagBinary {
+		if kindOf(p.base.flags[id]) == flagBinary {
 			return p.q.mayBloom(p.base.blooms.get(id))
 		}
 		return p.match == nil || p.match.has(id)
