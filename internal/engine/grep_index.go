@@ -438,6 +438,42 @@ func (g *grepper) serveLimited(gi *grepIndexes, r *indexedRoot, live *index.Live
 	skipped := 0
 	var fresh []*walk.Entry
 	var err error
+	// The candidates are decided by blocks (of 64 entries, growing to
+	// 1024), whose decisions on files with hard links are checked at once
+	// (linkCheck), then fed in order.
+	var lc *linkCheck
+	if plan != nil {
+		lc = newLinkCheck(plan, r.key.Root)
+		defer lc.close()
+	}
+	var bfiles []*walk.Entry
+	var bids []int32
+	var bdec []index.Decision
+	blockN := 64
+	flush := func() error {
+		if len(bfiles) == 0 {
+			return nil
+		}
+		lc.all(bfiles, bids, bdec, g.tok)
+		for k, e := range bfiles {
+			if s.stopped() || g.tok.Stopped() {
+				break
+			}
+			switch bdec[k] {
+			case index.Skip:
+				skipped++
+				continue
+			case index.Fresh:
+				fresh = append(fresh, e)
+			}
+			if err := s.feed(e, false, skipped); err != nil {
+				return err
+			}
+		}
+		bfiles, bids, bdec = bfiles[:0], bids[:0], bdec[:0]
+		blockN = min(2*blockN, 1024)
+		return nil
+	}
 	for i, e := range snap.Between(lo, hi) {
 		if i&255 == 0 && g.tok.Poll() || s.stopped() {
 			break
@@ -448,20 +484,21 @@ func (g *grepper) serveLimited(gi *grepIndexes, r *indexedRoot, live *index.Live
 		if !g.candidate(e, e.Path[cut:]) {
 			continue
 		}
-		before := -1
-		if plan != nil {
-			switch confirmLinked(plan, r.key.Root, e, int(ids[i]), plan.DecideAt(e.Path, int(ids[i]))) {
-			case index.Skip:
-				skipped++
-				continue
-			case index.Fresh:
-				fresh = append(fresh, e)
+		if plan == nil {
+			if err = s.feed(e, false, -1); err != nil {
+				break
 			}
-			before = skipped
+			continue
 		}
-		if err = s.feed(e, false, before); err != nil {
-			break
+		bfiles, bids, bdec = append(bfiles, e), append(bids, ids[i]), append(bdec, plan.DecideAt(e.Path, int(ids[i])))
+		if len(bfiles) == blockN {
+			if err = flush(); err != nil {
+				break
+			}
 		}
+	}
+	if err == nil && !s.stopped() {
+		err = flush()
 	}
 	s.end(false)
 	ended = true
@@ -484,15 +521,88 @@ func (g *grepper) serveLimited(gi *grepIndexes, r *indexedRoot, live *index.Live
 	return true, nil
 }
 
-// confirmLinked returns d, the plan's decision for the file e (id: its id
-// in the plan's index), or Fresh when d rests on the entry of a file with
-// hard links (which no event covers) that the file's metadata now does
-// not confirm (index.Plan.NeedsCheck, Confirms).
-func confirmLinked(p *index.Plan, root string, e *walk.Entry, id int, d index.Decision) index.Decision {
-	if !p.NeedsCheck(e.Path, id, d) || p.Confirms(e.Path, id, fileMeta(root+"/"+e.FSPath())) {
+// linkCheck confirms the decisions of a plan that rest on entries of
+// files with hard links, which no event covers (index.Plan.NeedsCheck):
+// by the file's metadata now (index.Plan.Confirms), one fstatat each,
+// relative to the root's descriptor, many at once on the search workers.
+// A decision not confirmed becomes Fresh: the file is searched as it is,
+// and read again into the index.
+type linkCheck struct {
+	plan *index.Plan
+	root int // openDir's descriptor of the root, cwdDir when not opened
+	pre  string
+}
+
+// newLinkCheck returns the checks of plan's decisions for files under
+// root; close releases the descriptor.
+func newLinkCheck(plan *index.Plan, root string) *linkCheck {
+	c := &linkCheck{plan: plan, root: cwdDir, pre: root + "/"}
+	if fd, ok := openDir(root); ok {
+		c.root, c.pre = fd, ""
+	}
+	return c
+}
+
+func (c *linkCheck) close() {
+	if c.root != cwdDir {
+		closeDir(c.root)
+	}
+}
+
+// one returns d, the plan's decision for the file e (id: its id in the
+// plan's index), or Fresh when d rests on an entry of a file with hard
+// links that the file's metadata now does not confirm.
+func (c *linkCheck) one(e *walk.Entry, id int, d index.Decision) index.Decision {
+	if !c.plan.NeedsCheck(e.Path, id, d) || c.plan.Confirms(e.Path, id, fileMetaAt(c.root, c.pre+e.FSPath())) {
 		return d
 	}
 	return index.Fresh
+}
+
+// linkCheckParallel is how many checks make linkCheck.all use the search
+// workers rather than the calling goroutine.
+const linkCheckParallel = 256
+
+// all applies one to decided[i] (of files[i], whose id is ids[i]) for
+// every i, on the search workers when many need a check. It stops early,
+// with decided in part unchecked, once tok stopped (the caller returns
+// its error).
+func (c *linkCheck) all(files []*walk.Entry, ids []int32, decided []index.Decision, tok *cancel.Token) {
+	var todo []int32
+	for i, f := range files {
+		if c.plan.NeedsCheck(f.Path, int(ids[i]), decided[i]) {
+			todo = append(todo, int32(i))
+		}
+	}
+	check := func(lo, hi int) {
+		for k := lo; k < hi; k++ {
+			if k&255 == 0 && tok.Stopped() {
+				return
+			}
+			i := todo[k]
+			decided[i] = c.one(files[i], int(ids[i]), decided[i])
+		}
+	}
+	workers := min(numWorkers(), len(todo)/linkCheckParallel)
+	if workers <= 1 {
+		check(0, len(todo))
+		return
+	}
+	var next atomic.Int64
+	const chunk = 128
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				lo := int(next.Add(chunk)) - chunk
+				if lo >= len(todo) {
+					return
+				}
+				check(lo, min(lo+chunk, len(todo)))
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // readFresh brings the entries of fresh, files live has no current entry
@@ -564,7 +674,15 @@ func (g *grepper) narrow(gi *grepIndexes, r *indexedRoot, live *index.Live, q in
 		if i&1023 == 0 && g.tok.Poll() || g.tok.Stopped() {
 			return nil, 0, true, g.tok.Err()
 		}
-		decided[i] = confirmLinked(plan, r.key.Root, f, int(ids[i]), plan.DecideAt(f.Path, int(ids[i])))
+		decided[i] = plan.DecideAt(f.Path, int(ids[i]))
+	}
+	lc := newLinkCheck(plan, r.key.Root)
+	lc.all(files, ids, decided, g.tok)
+	lc.close()
+	if g.tok.Stopped() {
+		return nil, 0, true, g.tok.Err()
+	}
+	for i, f := range files {
 		if decided[i] == index.Fresh {
 			fresh = append(fresh, f)
 		}

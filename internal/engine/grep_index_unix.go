@@ -17,3 +17,15 @@ func fileMeta(path string) index.Meta {
 	return index.Meta{Ino: uint64(st.Ino), Links: uint64(st.Nlink), Size: st.Size,
 		MtimeNs: st.Mtim.Nano(), CtimeNs: st.Ctim.Nano()}
 }
+
+// fileMetaAt is fileMeta for the file name relative to the directory
+// descriptor dir (openDir; cwdDir: as fileMeta): the kernel looks up the
+// name's components only, not the directory's.
+func fileMetaAt(dir int, name string) index.Meta {
+	var st unix.Stat_t
+	if unix.Fstatat(dir, name, &st, unix.AT_SYMLINK_NOFOLLOW) != nil {
+		return index.Meta{Size: -1}
+	}
+	return index.Meta{Ino: uint64(st.Ino), Links: uint64(st.Nlink), Size: st.Size,
+		MtimeNs: st.Mtim.Nano(), CtimeNs: st.Ctim.Nano()}
+}
