@@ -127,3 +127,35 @@ func TestIndexHardLinks(t *testing.T) {
 		})
 	}
 }
+
+// TestDiskIndexLinksGone (issue 45): the published index of a tree whose
+// files had a second name serves a new process after those names are gone
+// (the link counts and ctimes changed, not the sizes or mtimes): used, and
+// current, watching or not.
+func TestDiskIndexLinksGone(t *testing.T) {
+	for _, watching := range []bool{false, true} {
+		t.Run(fmt.Sprintf("watching=%t", watching), func(t *testing.T) {
+			gi := useDiskIndex(t, t.TempDir(), watching, true)
+			root, src := linkedTree(t)
+			o := GrepOptions{Pattern: "alpha 7", Path: root}
+			grepBoth(t, "build", o)
+			if s := IndexStats().Persisted; s.Published != 1 {
+				t.Fatalf("not published: %+v", s)
+			}
+			gi = restart(t, gi, false)
+			mustDo(t, os.RemoveAll(src))
+			used := false
+			for i := range 3 {
+				indexes = gi
+				r, skipped := grepBoth(t, fmt.Sprintf("links gone, grep %d", i), o)
+				if !hasLine(r, "d3/f07.txt", 2) || len(r.Matches) != 1 {
+					t.Fatalf("links gone: %+v", r.Matches)
+				}
+				used = used || skipped
+			}
+			if !used {
+				t.Fatalf("the published index is not used once the links are gone: %+v", IndexStats())
+			}
+		})
+	}
+}
