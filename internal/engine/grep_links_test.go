@@ -13,13 +13,13 @@ import (
 )
 
 // linkedTree makes a tree whose files all have a second name outside it,
-// as `cp -al src root` makes (root is the copy), aged an hour (not racy);
-// it returns root and src.
-func linkedTree(t *testing.T) (root, src string) {
+// as `cp -al src root` makes (root is the copy), of n files, aged an
+// hour (not racy); it returns root and src.
+func linkedTree(t *testing.T, n int) (root, src string) {
 	t.Helper()
 	src, _ = filepath.EvalSymlinks(t.TempDir())
 	root, _ = filepath.EvalSymlinks(t.TempDir())
-	for i := range 40 {
+	for i := range n {
 		rel := fmt.Sprintf("d%d/f%02d.txt", i%4, i)
 		mustDo(t, os.MkdirAll(filepath.Join(src, filepath.Dir(rel)), 0o755))
 		mustDo(t, os.WriteFile(filepath.Join(src, rel), []byte(fmt.Sprintf("line %d\nalpha %d\nbeta\n", i, i)), 0o644))
@@ -74,7 +74,7 @@ func hasLine(r GrepResult, path string, n int) bool {
 // watched tree, which raises no event in it, is seen by the next grep: by
 // its size or mtime, and (watching) by its ctime alone when the mtime is
 // set back, with the index, live or published, watching or not, with and
-// without a limit.
+// without a limit. 600 files: their checks run on the search workers.
 func TestIndexHardLinks(t *testing.T) {
 	for _, c := range []struct {
 		name           string
@@ -86,9 +86,9 @@ func TestIndexHardLinks(t *testing.T) {
 			} else {
 				useIndex(t, &indexPolicy{eager: true, capMem: 64 << 20})
 			}
-			root, src := linkedTree(t)
+			root, src := linkedTree(t, 600)
 			for _, limit := range []*int{nil, Int(50)} {
-				o := GrepOptions{Pattern: "alpha 7", Path: root, MaxCount: limit}
+				o := GrepOptions{Pattern: "alpha 7$", Path: root, MaxCount: limit}
 				grepBoth(t, "build", o)
 				r, skipped := grepBoth(t, "indexed", o)
 				if !skipped {
@@ -102,7 +102,7 @@ func TestIndexHardLinks(t *testing.T) {
 			f03 := filepath.Join(src, "d3/f03.txt")
 			mustDo(t, os.WriteFile(f03, []byte("line 3\nalpha 7\nbeta\n"), 0o644))
 			for _, limit := range []*int{nil, Int(50)} {
-				r, _ := grepBoth(t, "written through the other name", GrepOptions{Pattern: "alpha 7", Path: root, MaxCount: limit})
+				r, _ := grepBoth(t, "written through the other name", GrepOptions{Pattern: "alpha 7$", Path: root, MaxCount: limit})
 				if !hasLine(r, "d3/f03.txt", 2) {
 					t.Fatalf("limit %v: the write through the other name not seen: %+v", limit, r.Matches)
 				}
@@ -119,7 +119,7 @@ func TestIndexHardLinks(t *testing.T) {
 			mustDo(t, os.WriteFile(f05, []byte("line 5\nalpha 7\nbeta\n"), 0o644))
 			mustDo(t, os.Chtimes(f05, fi.ModTime(), fi.ModTime()))
 			for _, limit := range []*int{nil, Int(50)} {
-				r, _ := grepBoth(t, "mtime set back", GrepOptions{Pattern: "alpha 7", Path: root, MaxCount: limit})
+				r, _ := grepBoth(t, "mtime set back", GrepOptions{Pattern: "alpha 7$", Path: root, MaxCount: limit})
 				if !hasLine(r, "d1/f05.txt", 2) {
 					t.Fatalf("limit %v: a rewrite whose mtime was set back not seen: %+v", limit, r.Matches)
 				}
@@ -136,7 +136,7 @@ func TestDiskIndexLinksGone(t *testing.T) {
 	for _, watching := range []bool{false, true} {
 		t.Run(fmt.Sprintf("watching=%t", watching), func(t *testing.T) {
 			gi := useDiskIndex(t, t.TempDir(), watching, true)
-			root, src := linkedTree(t)
+			root, src := linkedTree(t, 40)
 			o := GrepOptions{Pattern: "alpha 7", Path: root}
 			grepBoth(t, "build", o)
 			if s := IndexStats().Persisted; s.Published != 1 {
