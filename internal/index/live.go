@@ -536,11 +536,16 @@ func (p *Plan) NeedsCheck(rel string, id int, d Decision) bool {
 	var f uint8
 	if of, ok := p.linked[rel]; ok {
 		f = of.flags
-	} else if _, over := p.over[rel]; over {
-		return false
 	} else if id >= 0 && id < p.base.Files {
-		f = p.base.flags[id]
+		// The base's flag first: most files have one name, and their
+		// decision needs no lookup in the overlay.
+		if f = p.base.flags[id]; f&flagLinked == 0 {
+			return false
+		}
 		runtime.KeepAlive(p)
+		if _, over := p.over[rel]; over {
+			return false // decided by the overlay's entry, with one name
+		}
 	}
 	return f&flagLinked != 0 && (d == Skip || kindOf(f) == 0)
 }
