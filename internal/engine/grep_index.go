@@ -524,7 +524,8 @@ func (g *grepper) serveLimited(gi *grepIndexes, r *indexedRoot, live *index.Live
 // linkCheck confirms the decisions of a plan that rest on entries of
 // files with hard links, which no event covers (index.Plan.NeedsCheck):
 // by the file's metadata now (index.Plan.Confirms), one fstatat each,
-// relative to the root's descriptor, many at once on the search workers.
+// relative to the root's descriptor, many at once on as many goroutines
+// as the search uses (numWorkers).
 // A decision not confirmed becomes Fresh: the file is searched as it is,
 // and read again into the index.
 type linkCheck struct {
@@ -564,7 +565,7 @@ func (c *linkCheck) one(e *walk.Entry, id int, d index.Decision) index.Decision 
 const linkCheckParallel = 256
 
 // all applies one to decided[i] (of files[i], whose id is ids[i]) for
-// every i, on the search workers when many need a check. It stops early,
+// every i, on numWorkers goroutines when many need a check. It stops early,
 // with decided in part unchecked, once tok stopped (the caller returns
 // its error).
 func (c *linkCheck) all(files []*walk.Entry, ids []int32, decided []index.Decision, tok *cancel.Token) {
