@@ -63,3 +63,50 @@ for (const params of cases) {
     assert.match(next.text, /a\.go:3: x3 needle/);
   });
 }
+
+// Random small files of CRLF, lone CR, invalid UTF-8, trailing white space,
+// with and without a final newline: ours is the built-in's text, byte for
+// byte, but where a lone "\r" lies before a block (pi's split then numbers
+// lines otherwise; docs/pi-tools.md, item 8), which is left out.
+test("random files: the built-in's text", async () => {
+  const parts = ["a", "TODO", " ", "\t", "\r\n", "\n", "\n", "\n", "\r", "\xff", "é", "x TODO y", "b c", "\r\n"];
+  let seed = 45;
+  const rand = (n) => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed % n;
+  };
+  let compared = 0;
+  let left = 0;
+  for (let k = 0; k < 100; k++) {
+    const cwd = fs.mkdtempSync(path.join(env.dir, "random-"));
+    const chunks = [];
+    for (let i = 0, n = 4 + rand(30); i < n; i++) {
+      const p = parts[rand(parts.length)];
+      chunks.push(p === "\xff" ? Buffer.from([0xff]) : Buffer.from(p));
+    }
+    const bytes = Buffer.concat(chunks);
+    fs.writeFileSync(path.join(cwd, "r.txt"), bytes);
+    const params = { pattern: "TODO", context: rand(4) };
+    const want = await run(pi.createGrepToolDefinition(cwd), params, cwd);
+    const got = await run(createGrepOverride(cwd), params, cwd);
+    assert.equal(got.error, want.error);
+    // Where a lone CR precedes a block's first line, pi numbers lines otherwise.
+    const lineStarts = [0];
+    for (let i = 0; i < bytes.length; i++) if (bytes[i] === 10) lineStarts.push(i + 1);
+    const firstLoneCR = bytes.findIndex((b, i) => b === 13 && bytes[i + 1] !== 10);
+    const lines = (got.text ?? "").split("\n").map((l) => /^r\.txt:(\d+): /.exec(l)).filter(Boolean);
+    const shifted = lines.some((m) => {
+      const n = Number(m[1]);
+      const first = Math.max(1, n - (params.context || 0));
+      return firstLoneCR >= 0 && firstLoneCR < lineStarts[first - 1];
+    });
+    if (shifted) {
+      left++;
+      continue;
+    }
+    compared++;
+    assert.equal(got.text, want.text, `${JSON.stringify(bytes.toString("latin1"))} ${JSON.stringify(params)}`);
+    assert.deepEqual(got.details, want.details);
+  }
+  assert.ok(compared >= 50, `only ${compared} of 100 compared (${left} after a lone CR)`);
+});
