@@ -443,7 +443,7 @@ func (g *grepper) serveLimited(gi *grepIndexes, r *indexedRoot, live *index.Live
 	// (linkCheck), then fed in order.
 	var lc *linkCheck
 	if plan != nil {
-		lc = newLinkCheck(plan, r.key.Root)
+		lc = newLinkCheck(plan, live, r.key.Root)
 		defer lc.close()
 	}
 	var bfiles []*walk.Entry
@@ -530,14 +530,16 @@ func (g *grepper) serveLimited(gi *grepIndexes, r *indexedRoot, live *index.Live
 // and read again into the index.
 type linkCheck struct {
 	plan *index.Plan
+	live *index.Live
 	root int // openDir's descriptor of the root, cwdDir when not opened
 	pre  string
+	abs  string // the root's path and "/"
 }
 
-// newLinkCheck returns the checks of plan's decisions for files under
-// root; close releases the descriptor.
-func newLinkCheck(plan *index.Plan, root string) *linkCheck {
-	c := &linkCheck{plan: plan, root: cwdDir, pre: root + "/"}
+// newLinkCheck returns the checks of plan's decisions (of live) for files
+// under root; close releases the descriptor.
+func newLinkCheck(plan *index.Plan, live *index.Live, root string) *linkCheck {
+	c := &linkCheck{plan: plan, live: live, root: cwdDir, pre: root + "/", abs: root + "/"}
 	if fd, ok := openDir(root); ok {
 		c.root, c.pre = fd, ""
 	}
@@ -552,12 +554,21 @@ func (c *linkCheck) close() {
 
 // one returns d, the plan's decision for the file e (id: its id in the
 // plan's index), or Fresh when d rests on an entry of a file with hard
-// links that the file's metadata now does not confirm.
+// links that the file's metadata now does not confirm. A file checked is
+// watched first (index.Live.WatchFile), and its entry, once confirmed,
+// covered by the watch (Cover): the next plans need no check of it.
 func (c *linkCheck) one(e *walk.Entry, id int, d index.Decision) index.Decision {
-	if !c.plan.NeedsCheck(e.Path, id, d) || c.plan.Confirms(e.Path, id, fileMetaAt(c.root, c.pre+e.FSPath())) {
+	if !c.plan.NeedsCheck(e.Path, id, d) {
 		return d
 	}
-	return index.Fresh
+	watched := c.live.WatchFile(e.Path, c.abs+e.FSPath())
+	if !c.plan.Confirms(e.Path, id, fileMetaAt(c.root, c.pre+e.FSPath())) {
+		return index.Fresh
+	}
+	if watched {
+		c.live.Cover(c.plan, e.Path, id)
+	}
+	return d
 }
 
 // linkCheckParallel is how many checks make linkCheck.all use the search
@@ -677,7 +688,7 @@ func (g *grepper) narrow(gi *grepIndexes, r *indexedRoot, live *index.Live, q in
 		}
 		decided[i] = plan.DecideAt(f.Path, int(ids[i]))
 	}
-	lc := newLinkCheck(plan, r.key.Root)
+	lc := newLinkCheck(plan, live, r.key.Root)
 	lc.all(files, ids, decided, g.tok)
 	lc.close()
 	if g.tok.Stopped() {

@@ -110,6 +110,7 @@ func (gi *grepIndexes) build(r *indexedRoot, tok *cancel.Token, yield bool) erro
 		}
 		if fresh {
 			remove()
+			live.Close()
 		}
 		gi.failed(r, reason, reason == idxTooLarge)
 		return err
@@ -120,6 +121,7 @@ func (gi *grepIndexes) build(r *indexedRoot, tok *cancel.Token, yield bool) erro
 		j.Abort()
 		if fresh {
 			remove()
+			live.Close()
 		}
 		gi.failed(r, "", false)
 		return err
@@ -137,6 +139,7 @@ func (gi *grepIndexes) build(r *indexedRoot, tok *cancel.Token, yield bool) erro
 	if gi.roots[r.key] != r || r.stop.Load() || !live.Ready() {
 		if fresh {
 			remove()
+			live.Close()
 		}
 		return errStopped
 	}
@@ -302,6 +305,9 @@ func (gi *grepIndexes) forget(r *indexedRoot) {
 	r.stop.Store(true)
 	if r.remove != nil {
 		r.remove()
+	}
+	if r.live != nil {
+		r.live.Close() // its watches of files
 	}
 	r.live, r.remove = nil, nil
 	if gi.roots[r.key] == r {

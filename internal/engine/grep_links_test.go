@@ -10,6 +10,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/fscache/fscache/internal/index"
 )
 
 // linkedTree makes a tree whose files all have a second name outside it,
@@ -74,13 +76,22 @@ func hasLine(r GrepResult, path string, n int) bool {
 // watched tree, which raises no event in it, is seen by the next grep: by
 // its size or mtime, and (watching) by its ctime alone when the mtime is
 // set back, with the index, live or published, watching or not, with and
-// without a limit. 600 files: their checks run on the search workers.
+// without a limit; with the watches of linked files (index.WatchLinked)
+// and with a stat at each query. 600 files: their checks run on several
+// goroutines.
 func TestIndexHardLinks(t *testing.T) {
 	for _, c := range []struct {
-		name           string
-		watching, disk bool
-	}{{"live", true, false}, {"live, published", true, true}, {"published, not watching", false, true}} {
+		name                  string
+		watching, disk, files bool
+	}{
+		{"live", true, false, true}, {"live, published", true, true, true},
+		{"live, no watches of files", true, false, false}, {"live, published, no watches of files", true, true, false},
+		{"published, not watching", false, true, false},
+	} {
 		t.Run(c.name, func(t *testing.T) {
+			saved := index.WatchLinked
+			index.WatchLinked = c.files
+			defer func() { index.WatchLinked = saved }()
 			if c.disk {
 				useDiskIndex(t, t.TempDir(), c.watching, true)
 			} else {

@@ -1,6 +1,8 @@
 package index
 
 import (
+	"errors"
+	"maps"
 	"runtime"
 	"slices"
 	"strings"
@@ -55,6 +57,22 @@ const UnreadMaxSize = 4 << 20
 // read again. A variable for the tests.
 var UnreadRetry = time.Minute
 
+// Watching files with hard links. The check of a linked file's metadata
+// costs a stat at each query, so that a rare grep over a tree of linked
+// files (`cp -al`) would cost a stat per file. Instead, the first check of
+// such an entry places an inotify watch on the file itself (WatchFile,
+// before the stat): inotify watches inodes, so a change made through any
+// of the file's names is an event, which Plan drains first, as the scan
+// cache drains the directories' events before a call, and which drops the
+// entry as a directory's event does. Once the stat after the watch
+// confirmed the entry (Cover), later plans rely on it without a check
+// until such an event. Where no watch can be placed (the watch limit,
+// another system), the check stays a stat at each query.
+
+// WatchLinked turns the watches of files with hard links on (a variable
+// for the tests, which check the stat path too).
+var WatchLinked = true
+
 // Decision is what Plan says of one file.
 type Decision uint8
 
@@ -97,6 +115,15 @@ type Live struct {
 	jobs     map[*Job]struct{}
 	lost     string
 	st       struct{ restored int64 }
+	// The watches of files with hard links (WatchFile): files is made at
+	// the first, filesOff once none can be (limit reached, unsupported);
+	// byWD names the files of each watch; watched are the base ids, and
+	// overWatched the overlay entries, that a watch covers (Cover).
+	files       *watch.Files
+	filesOff    bool
+	byWD        map[int32][]string
+	watched     bitset
+	overWatched map[string]*overFile
 }
 
 // NewLive returns an empty Live for the root directory root (absolute,
@@ -129,12 +156,111 @@ func (l *Live) Events(_ string, events []watch.Event) {
 }
 
 // Lost marks the Live as unusable: its watcher closed (scancache.Listener).
+// Its watches of files are released.
 func (l *Live) Lost(reason string) {
 	l.mu.Lock()
 	if l.lost == "" {
 		l.lost = reason
 	}
+	l.closeFiles()
 	l.mu.Unlock()
+}
+
+// Close releases the Live's watches of files and makes it unusable, as
+// Lost does: for a Live dropped by its owner.
+func (l *Live) Close() { l.Lost("closed") }
+
+// closeFiles releases the watches of files. l.mu held.
+func (l *Live) closeFiles() {
+	if l.files != nil {
+		l.files.Close()
+	}
+	l.files, l.byWD, l.watched, l.overWatched = nil, nil, nil, nil
+}
+
+// WatchFile places a watch on the file rel, at the absolute path abs,
+// itself, before the check of its metadata that makes Cover rely on it;
+// false when it cannot (the file stays checked by a stat at each query).
+func (l *Live) WatchFile(rel, abs string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !WatchLinked || l.filesOff || l.lost != "" {
+		return false
+	}
+	if l.files == nil {
+		f, err := watch.NewFiles()
+		if err != nil {
+			l.filesOff = true
+			return false
+		}
+		l.files, l.byWD = f, map[int32][]string{}
+	}
+	wd, err := l.files.Add(abs)
+	if err != nil {
+		if errors.Is(err, watch.ErrLimit) {
+			l.filesOff = true
+		}
+		return false
+	}
+	if !slices.Contains(l.byWD[wd], rel) {
+		l.byWD[wd] = append(l.byWD[wd], rel)
+	}
+	return true
+}
+
+// Cover records that the watch WatchFile placed on the file rel covers
+// the entry p decided rel (id: its id in p's index) by, which a check of
+// the file's metadata made after the watch confirmed: later plans rely on
+// it without a check, until an event on the watch drops the entry. Nothing
+// is recorded when that entry is no longer the Live's current one.
+func (l *Live) Cover(p *Plan, rel string, id int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.files == nil || l.lost != "" {
+		return
+	}
+	if of, ok := p.linked[rel]; ok {
+		if l.over[rel] == of {
+			if l.overWatched == nil {
+				l.overWatched = map[string]*overFile{}
+			}
+			l.overWatched[rel] = of
+		}
+		return
+	}
+	if p.base != l.base || id < 0 || id >= l.base.Files || l.stale.has(uint32(id)) || l.over[rel] != nil {
+		return
+	}
+	if len(l.watched) == 0 {
+		l.watched = newBitset(l.base.Files)
+	}
+	l.watched.set(uint32(id))
+}
+
+// drainFiles applies the events of the watches of files: each file named
+// loses its entry, as for a directory's event. An overflow, or a watcher
+// that fails, drops every entry a watch covered, and the watches. l.mu
+// held.
+func (l *Live) drainFiles() {
+	if l.files == nil {
+		return
+	}
+	wds, overflow, err := l.files.Drain()
+	if overflow || err != nil {
+		for _, rels := range l.byWD {
+			for _, rel := range rels {
+				l.touch(rel, false)
+			}
+		}
+		l.closeFiles()
+		l.filesOff = err != nil
+		return
+	}
+	for _, wd := range wds {
+		for _, rel := range l.byWD[wd] {
+			l.touch(rel, false)
+		}
+	}
 }
 
 // LostReason returns why the Live was lost, "" while it is current.
@@ -421,7 +547,7 @@ func (j *Job) Install(ix *Index) {
 			stale.set(uint32(id))
 		}
 	}
-	l.base, l.stale = ix, stale
+	l.base, l.stale, l.watched = ix, stale, nil
 }
 
 // Ready reports whether the Live has a base and is not lost.
@@ -464,8 +590,11 @@ type Plan struct {
 	stale bitset
 	match bitset // nil: every text file of base may match
 	over  map[string]Decision
-	// linked are the overlay's entries of files with hard links.
-	linked map[string]*overFile
+	// linked are the overlay's entries of files with hard links;
+	// watched and overWatched the Live's (Cover) as of the plan.
+	linked      map[string]*overFile
+	watched     bitset
+	overWatched map[string]*overFile
 	fwm    bool
 	q      Query
 	cur    int
@@ -482,8 +611,10 @@ func (l *Live) Plan(q Query, filesWithMatches bool) *Plan {
 		l.mu.Unlock()
 		return nil
 	}
+	l.drainFiles()
 	p := &Plan{base: l.base, stale: slices.Clone(l.stale), over: make(map[string]Decision, len(l.over)),
-		fwm: filesWithMatches, q: q, now: time.Now().UnixNano()}
+		fwm: filesWithMatches, q: q, now: time.Now().UnixNano(), watched: slices.Clone(l.watched),
+		overWatched: maps.Clone(l.overWatched)}
 	for rel, of := range l.over {
 		if of.flags&flagLinked != 0 {
 			if p.linked == nil {
@@ -535,6 +666,9 @@ func (p *Plan) NeedsCheck(rel string, id int, d Decision) bool {
 	}
 	var f uint8
 	if of, ok := p.linked[rel]; ok {
+		if p.overWatched[rel] == of {
+			return false // a watch covers it
+		}
 		f = of.flags
 	} else if id >= 0 && id < p.base.Files {
 		// The base's flag first: most files have one name, and their
@@ -545,6 +679,9 @@ func (p *Plan) NeedsCheck(rel string, id int, d Decision) bool {
 		runtime.KeepAlive(p)
 		if _, over := p.over[rel]; over {
 			return false // decided by the overlay's entry, with one name
+		}
+		if int(id>>6) < len(p.watched) && p.watched.has(uint32(id)) {
+			return false // a watch covers it
 		}
 	}
 	return f&flagLinked != 0 && (d == Skip || kindOf(f) == 0)
