@@ -3,6 +3,7 @@ package index
 import (
 	"errors"
 	"maps"
+	"math/bits"
 	"runtime"
 	"slices"
 	"strings"
@@ -568,17 +569,31 @@ type LiveStats struct {
 	// Restored counts the entries brought back by an identical rewrite
 	// (same content hash) without reading their trigrams.
 	Restored int64
+	// Watched counts the entries of files with hard links that a watch
+	// of the file covers (Cover).
+	Watched int
 }
 
 // Stats returns the Live's figures now.
 func (l *Live) Stats() LiveStats {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	s := LiveStats{Overlay: len(l.over), Size: l.overSize, Restored: l.st.restored}
+	s := LiveStats{Overlay: len(l.over), Size: l.overSize, Restored: l.st.restored, Watched: len(l.overWatched)}
+	for rel, of := range l.overWatched {
+		if l.over[rel] != of {
+			s.Watched-- // superseded since
+		}
+	}
 	if l.base != nil {
 		s.Files, s.Bytes = l.base.Files, l.base.Bytes
 		s.Size += l.base.Size() + int64(cap(l.stale))*8
 		s.Stale = l.stale.count()
+		for i, w := range l.watched {
+			if i < len(l.stale) {
+				w &^= l.stale[i]
+			}
+			s.Watched += bits.OnesCount64(w)
+		}
 	}
 	return s
 }
