@@ -74,6 +74,12 @@ var UnreadRetry = time.Minute
 // for the tests, which check the stat path too).
 var WatchLinked = true
 
+// maxFileWatches bounds the watches of files a Live places: they count
+// against the user's inotify watch limit, which the scan cache's
+// directory watches (and the user's other tools) need too. Go's src has
+// 11,478 files; past the bound, files are checked by a stat.
+const maxFileWatches = 16384
+
 // Decision is what Plan says of one file.
 type Decision uint8
 
@@ -195,6 +201,10 @@ func (l *Live) WatchFile(rel, abs string) bool {
 			return false
 		}
 		l.files, l.byWD = f, map[int32][]string{}
+	}
+	if len(l.byWD) >= maxFileWatches {
+		l.filesOff = true
+		return false
 	}
 	wd, err := l.files.Add(abs)
 	if err != nil {

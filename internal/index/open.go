@@ -156,6 +156,16 @@ func (ix *Index) Header() Header { return ix.hdr }
 // Len returns the number of files the index lists.
 func (ix *Index) Len() int { return ix.Files }
 
+// Path returns the path of the file with the id id ("" out of range, or
+// when the file table proved corrupt).
+func (ix *Index) Path(id int) string {
+	ix.complete()
+	if id < 0 || id >= len(ix.paths) {
+		return ""
+	}
+	return ix.paths[id]
+}
+
 // FileMeta returns the inode number, size, mtime and ctime recorded for
 // the file with the id id, Links 2 for a file that had hard links (1
 // otherwise); size, mtime and ctime -1, which describe no file, when the
