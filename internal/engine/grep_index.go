@@ -522,12 +522,12 @@ func (g *grepper) serveLimited(gi *grepIndexes, r *indexedRoot, live *index.Live
 }
 
 // linkCheck confirms the decisions of a plan that rest on entries of
-// files with hard links, which no event covers (index.Plan.NeedsCheck):
-// by the file's metadata now (index.Plan.Confirms), one fstatat each,
-// relative to the root's descriptor, many at once on as many goroutines
-// as the search uses (numWorkers).
-// A decision not confirmed becomes Fresh: the file is searched as it is,
-// and read again into the index.
+// files with hard links, which no directory's event covers and no watch of
+// the file covers yet (index.Plan.NeedsCheck): by the file's metadata now
+// (index.Plan.Confirms), one fstatat each, relative to the root's
+// descriptor, many at once on as many goroutines as the search uses
+// (numWorkers). A decision not confirmed becomes Fresh: the file is
+// searched as it is, and read again into the index.
 type linkCheck struct {
 	plan *index.Plan
 	live *index.Live
@@ -571,8 +571,8 @@ func (c *linkCheck) one(e *walk.Entry, id int, d index.Decision) index.Decision 
 	return d
 }
 
-// linkCheckParallel is how many checks make linkCheck.all use the search
-// workers rather than the calling goroutine.
+// linkCheckParallel is how many checks per goroutine make linkCheck.all
+// use more than the calling one.
 const linkCheckParallel = 256
 
 // all applies one to decided[i] (of files[i], whose id is ids[i]) for
