@@ -620,11 +620,11 @@ type Plan struct {
 	linked      map[string]*overFile
 	watched     bitset
 	overWatched map[string]*overFile
-	fwm    bool
-	q      Query
-	cur    int
-	prev   string
-	now    int64 // when the plan was made, ns since the Unix epoch
+	fwm         bool
+	q           Query
+	cur         int
+	prev        string
+	now         int64 // when the plan was made, ns since the Unix epoch
 }
 
 // Plan returns the decisions for q, nil when the Live cannot answer (not
