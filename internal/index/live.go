@@ -61,8 +61,9 @@ var UnreadRetry = time.Minute
 // Watching files with hard links. The check of a linked file's metadata
 // costs a stat at each query, so that a rare grep over a tree of linked
 // files (`cp -al`) would cost a stat per file. Instead, the first check of
-// such an entry places an inotify watch on the file itself (WatchFile,
-// before the stat): inotify watches inodes, so a change made through any
+// such an entry (by the build that installs it, else by a query) places
+// an inotify watch on the file itself (WatchFile, before the stat), on one
+// inotify instance per Live: inotify watches inodes, so a change made through any
 // of the file's names is an event, which Plan drains first, as the scan
 // cache drains the directories' events before a call, and which drops the
 // entry as a directory's event does. Once the stat after the watch
