@@ -590,6 +590,7 @@ func (l *Live) Stats() LiveStats {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	s := LiveStats{Overlay: len(l.over), Size: l.overSize, Restored: l.st.restored, Watched: len(l.overWatched)}
+	s.Size += int64(len(l.byWD))*64 + int64(cap(l.watched))*8 // the watches of files (the paths are the scan's)
 	for rel, of := range l.overWatched {
 		if l.over[rel] != of {
 			s.Watched-- // superseded since
