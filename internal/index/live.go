@@ -215,7 +215,7 @@ func (l *Live) WatchFile(rel, abs string) bool {
 		return false
 	}
 	if !slices.Contains(l.byWD[wd], rel) {
-		l.byWD[wd] = append(l.byWD[wd], rel)
+		l.byWD[wd] = append(l.byWD[wd], strings.Clone(rel)) // kept: not a string of a caller's buffer
 	}
 	return true
 }

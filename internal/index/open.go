@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"strings"
 	"sync"
 	"unsafe"
 
@@ -157,13 +158,16 @@ func (ix *Index) Header() Header { return ix.hdr }
 func (ix *Index) Len() int { return ix.Files }
 
 // Path returns the path of the file with the id id ("" out of range, or
-// when the file table proved corrupt).
+// when the file table proved corrupt): a copy, which does not point into
+// the mapping of an index from Open.
 func (ix *Index) Path(id int) string {
 	ix.complete()
 	if id < 0 || id >= len(ix.paths) {
 		return ""
 	}
-	return ix.paths[id]
+	p := strings.Clone(ix.paths[id])
+	runtime.KeepAlive(ix)
+	return p
 }
 
 // FileMeta returns the inode number, size, mtime and ctime recorded for
