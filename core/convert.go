@@ -112,6 +112,6 @@ func indexStats(s *engine.GrepIndexStats) IndexStats {
 	return IndexStats{Enabled: s.Enabled, Roots: s.Roots, Building: s.Building, Files: s.Files, Bytes: s.Bytes,
 		IndexBytes: s.IndexBytes, CapBytes: s.CapBytes, Builds: s.Builds, BuildFailures: s.BuildFailures,
 		BuildTime: s.BuildTime, LastBuildTime: s.LastBuildTime, Queries: s.Queries, Candidates: s.Candidates,
-		Skipped: s.Skipped, Reindexed: s.Reindexed, Restored: s.Restored, Fallbacks: s.Fallbacks,
+		Skipped: s.Skipped, Reindexed: s.Reindexed, Restored: s.Restored, LinkedWatched: s.LinkedWatched, Fallbacks: s.Fallbacks,
 		FallbackRoots: s.FallbackRoots, Persisted: PersistedIndexStats(s.Persisted)}
 }

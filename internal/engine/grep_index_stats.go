@@ -31,7 +31,7 @@ type GrepIndexStats struct {
 	Restored int64
 	// LinkedWatched counts the entries of files with hard links that a
 	// watch of the file itself covers (index.Live.Cover): the next greps
-	// need no stat of them. Not in cacheStats (tests, benchmarks).
+	// need no stat of them (core.IndexStats; not in cacheStats).
 	LinkedWatched int
 	// Fallbacks counts, by reason, the greps or roots the index could not
 	// serve; FallbackRoots maps the roots not indexed for good to why.
