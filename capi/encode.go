@@ -134,6 +134,12 @@ func appendGrepMatch(b []byte, m engine.GrepMatch) []byte {
 	if m.Truncated {
 		b = append(b, `,"truncated":true`...)
 	}
+	if m.Lossy {
+		b = append(b, `,"lossy":true`...)
+	}
+	if m.CRBefore {
+		b = append(b, `,"crBefore":true`...)
+	}
 	if m.MatchCount != nil {
 		b = append(b, `,"matchCount":`...)
 		b = strconv.AppendInt(b, int64(*m.MatchCount), 10)

@@ -263,6 +263,7 @@ func TestResultLayout(t *testing.T) {
 		"sub/deeper/c.go":      "package alpha\n",
 		"sub/deeper/AGENTS.md": "more\n",
 		"ünï.txt":              "alpha\n",
+		"raw/cr.txt":           "lone\rcr\nmid\nomega \xff alpha\n",
 	} {
 		p := filepath.Join(root, name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -286,6 +287,7 @@ func TestResultLayout(t *testing.T) {
 		{"glob, no match", "GlobResult", "glob", `{"pattern":"nothing","path":` + q(root) + `}`, true},
 		{"fuzzyFind", "FuzzyFindResult", "fuzzyFind", `{"query":"txt","path":` + q(root) + `}`, true},
 		{"grep content", "GrepResult", "grep", `{"pattern":"alpha","path":` + q(root) + `,"context":1,"maxColumns":20}`, true},
+		{"grep rawLines", "GrepResult", "grep", `{"pattern":"alpha","path":` + q(root+"/raw") + `,"rawLines":true,"context":1}`, true},
 		{"grep maxCount", "GrepResult", "grep", `{"pattern":"alpha","path":` + q(root) + `,"maxCount":1}`, true},
 		{"grep count", "GrepResult", "grep", `{"pattern":"alpha","path":` + q(root) + `,"mode":"count"}`, true},
 		{"grep filesWithMatches", "GrepResult", "grep", `{"pattern":"alpha","path":` + q(root) + `,"mode":"filesWithMatches"}`, true},

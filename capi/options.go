@@ -235,6 +235,8 @@ func decodeGrep(js string, flag func() bool) (engine.GrepOptions, error) {
 		Cancel:        d.cancel(flag),
 		// pi-natives 18.2
 		MaxCountPerFile: d.uint("maxCountPerFile", maxU32),
+		// ours
+		RawLines: d.flag("rawLines", false),
 	}
 	switch mode := d.str("mode", false); mode {
 	case "", "content":

@@ -83,7 +83,7 @@ func grepMatchAlone(m *engine.GrepMatch) GrepMatch {
 func grepMatch(m *engine.GrepMatch, pool *[]ContextLine) GrepMatch {
 	return GrepMatch{Path: m.Path, LineNumber: m.LineNumber, Line: m.Line,
 		ContextBefore: contextLines(m.ContextBefore, pool), ContextAfter: contextLines(m.ContextAfter, pool),
-		Truncated: m.Truncated, MatchCount: m.MatchCount}
+		Truncated: m.Truncated, Lossy: m.Lossy, CRBefore: m.CRBefore, MatchCount: m.MatchCount}
 }
 
 // contextLines appends in to *pool and returns the part appended, nil when
@@ -112,6 +112,6 @@ func indexStats(s *engine.GrepIndexStats) IndexStats {
 	return IndexStats{Enabled: s.Enabled, Roots: s.Roots, Building: s.Building, Files: s.Files, Bytes: s.Bytes,
 		IndexBytes: s.IndexBytes, CapBytes: s.CapBytes, Builds: s.Builds, BuildFailures: s.BuildFailures,
 		BuildTime: s.BuildTime, LastBuildTime: s.LastBuildTime, Queries: s.Queries, Candidates: s.Candidates,
-		Skipped: s.Skipped, Reindexed: s.Reindexed, Restored: s.Restored, Fallbacks: s.Fallbacks,
+		Skipped: s.Skipped, Reindexed: s.Reindexed, Restored: s.Restored, LinkedWatched: s.LinkedWatched, Fallbacks: s.Fallbacks,
 		FallbackRoots: s.FallbackRoots, Persisted: PersistedIndexStats(s.Persisted)}
 }

@@ -44,6 +44,10 @@ type IndexStats struct {
 	// Restored counts the files read again whose content was their
 	// entry's (an identical rewrite): brought back without re-indexing.
 	Restored int64
+	// LinkedWatched counts the index entries of files with hard links that
+	// an inotify watch of the file itself keeps current (no stat of them
+	// at each grep; docs/indexed-grep.md, "Files with hard links").
+	LinkedWatched int
 	// Fallbacks counts, by reason, the greps or roots an index could not
 	// serve.
 	Fallbacks map[string]int64

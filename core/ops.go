@@ -200,6 +200,17 @@ type GrepOptions struct {
 	// hot file cannot use the whole MaxCount (pi-natives 18.2). The other
 	// modes, and a Path that is a file, ignore it (as 18.2.3 does).
 	MaxCountPerFile *int
+	// RawLines (ours), in ModeContent, reports every line (match and
+	// context) as it is in the file, for a caller that formats lines
+	// itself from the bytes searched rather than reading the file again:
+	// not trimmed, with its terminating "\n" when it has one, never cut
+	// (MaxColumns is ignored), invalid UTF-8 still replaced by U+FFFD
+	// (GrepMatch.Lossy). Each match then has its own context lines,
+	// whatever the other matches: a line in the context of two matches is
+	// reported with both, and the after-context runs to the end of the
+	// file past a match that MaxCountPerFile or MaxCount stopped at
+	// (default false).
+	RawLines bool
 	// TimeoutMs is as in GlobOptions.
 	TimeoutMs *int64
 	// OnMatch, when not nil, receives every final match in order before
@@ -236,6 +247,13 @@ type GrepMatch struct {
 	ContextAfter []ContextLine
 	// Truncated reports that MaxColumns shortened Line.
 	Truncated bool
+	// Lossy (RawLines only) reports that Line held invalid UTF-8.
+	Lossy bool
+	// CRBefore (RawLines only) reports that the file holds a '\r' not
+	// followed by '\n' before the first line reported with the match
+	// (its first context line, else the match's line): an editor that
+	// also breaks lines at a lone '\r' numbers the lines differently.
+	CRBefore bool
 	// MatchCount is the file's number of matches, in ModeCount only (nil
 	// otherwise).
 	MatchCount *int
@@ -280,7 +298,7 @@ func grepOptions(ctx context.Context, o GrepOptions) engine.GrepOptions {
 		Multiline: o.Multiline, Hidden: o.Hidden, Gitignore: o.Gitignore, Cache: o.Cache,
 		MaxCount: o.MaxCount, Offset: o.Offset, ContextBefore: o.ContextBefore,
 		ContextAfter: o.ContextAfter, Context: o.Context, MaxColumns: o.MaxColumns,
-		Mode: engine.GrepMode(o.Mode), MaxCountPerFile: o.MaxCountPerFile,
+		Mode: engine.GrepMode(o.Mode), MaxCountPerFile: o.MaxCountPerFile, RawLines: o.RawLines,
 		// Grouped: the matches stay by file and are converted once, into
 		// GrepResult.Matches, not copied into one engine slice first.
 		Grouped: true, Cancel: cancelOf(ctx, o.TimeoutMs),

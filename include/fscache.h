@@ -80,6 +80,7 @@
  *     maxColumns          number  -
  *     mode                string  "content"
  *     maxCountPerFile     number  -
+ *     rawLines            bool    false
  *     timeoutMs           number  -
  *   fscache_list_workspace, ListWorkspaceOptions:
  *     path                string  required
@@ -166,7 +167,9 @@
  *     GrepMatch           {path, lineNumber, line,
  *                          [contextBefore: [ContextLine]],
  *                          [contextAfter: [ContextLine]], [truncated],
- *                          [matchCount]}
+ *                          [lossy], [crBefore], [matchCount]}
+ *                          (lossy, crBefore: with rawLines, ours: lines as
+ *                          in the file, see core.GrepOptions.RawLines)
  *     ContextLine         {lineNumber, line}
  *     ListWorkspaceResult {entries: [WorkspaceEntry], agentsMdFiles,
  *                          truncated}

@@ -292,6 +292,7 @@ const SCHEMAS = {
     maxColumns: "u32",
     mode: "mode",
     maxCountPerFile: "u32",
+    rawLines: "bool",
     timeoutMs: "u32",
   },
   ListWorkspaceOptions: {

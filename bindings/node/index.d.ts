@@ -162,6 +162,13 @@ export interface GrepMatch {
   contextAfter?: Array<ContextLine>
   /** True when `line` was cut to `maxColumns`. */
   truncated?: boolean
+  /** With `rawLines` (ours): `line` held invalid UTF-8, replaced by U+FFFD. */
+  lossy?: boolean
+  /**
+   * With `rawLines` (ours): the file holds a "\r" not followed by "\n"
+   * before the first line reported with this match.
+   */
+  crBefore?: boolean
   /** Number of matching lines in the file (count mode). */
   matchCount?: number
 }
@@ -206,6 +213,13 @@ export interface GrepOptions {
    * reached.
    */
   maxCountPerFile?: number
+  /**
+   * Ours: report lines (match and context) as they are in the file: not
+   * trimmed, with their "\n" when they have one, never cut (`maxColumns`
+   * is ignored), invalid UTF-8 replaced by U+FFFD (`lossy`); each match
+   * has its own context lines, whatever the other matches (default false).
+   */
+  rawLines?: boolean
   /** An AbortSignal that cancels the search; it then rejects with "Aborted: Signal". */
   signal?: unknown
   /** Deadline in milliseconds; past it the search rejects with "Aborted: Timeout". */

@@ -54,6 +54,8 @@ type GrepOptions struct {
 	MaxColumns      *int
 	Mode            GrepMode
 	MaxCountPerFile *int
+	// RawLines (ours) reports lines as they are in the file (search.Options.Raw).
+	RawLines bool
 	// Grouped (ours, for encoders) leaves a content-mode result's Matches
 	// empty and keeps its matches by file, read with EachMatch: a large
 	// result is then not copied into one slice of GrepMatch.
@@ -76,6 +78,8 @@ type GrepMatch struct {
 	ContextAfter  []ContextLine
 	// Truncated reports that MaxColumns shortened Line.
 	Truncated bool
+	// Lossy and CRBefore are set with RawLines only (search.Match).
+	Lossy, CRBefore bool
 	// MatchCount is set in ModeCount only.
 	MatchCount *int
 }
@@ -282,7 +286,7 @@ func newGrepper(o GrepOptions, single bool, tok *cancel.Token) (*grepper, error)
 	}
 	m, err := search.Compile(search.Options{Pattern: o.Pattern, IgnoreCase: o.IgnoreCase,
 		Multiline: o.Multiline, ContextBefore: before, ContextAfter: after,
-		MaxColumns: deref(o.MaxColumns), HasMaxColumns: o.MaxColumns != nil})
+		MaxColumns: deref(o.MaxColumns), HasMaxColumns: o.MaxColumns != nil, Raw: o.RawLines})
 	if err != nil {
 		return nil, &Error{Code: CodeInvalidRegex, Message: err.Error()}
 	}
@@ -861,5 +865,6 @@ func (g *grepper) shapeContent(res *GrepResult, offset, limit int) {
 // grepMatch is the GrepMatch of the engine's match m in the file at path.
 func grepMatch(path string, m *search.Match) GrepMatch {
 	return GrepMatch{Path: path, LineNumber: m.LineNumber, Line: m.Line,
-		ContextBefore: m.ContextBefore, ContextAfter: m.ContextAfter, Truncated: m.Truncated}
+		ContextBefore: m.ContextBefore, ContextAfter: m.ContextAfter, Truncated: m.Truncated,
+		Lossy: m.Lossy, CRBefore: m.CRBefore}
 }

@@ -41,7 +41,7 @@ import (
 // racySlack: an entry whose recorded mtime is not older than its build's
 // start by this much is never trusted (FAT's 2 s granularity, and the
 // coarse clock file systems stamp with).
-const racySlack = 2 * time.Second
+const racySlack = index.RacySlack
 
 // Disk fallback reasons (stats).
 const (
@@ -187,27 +187,52 @@ type validator struct {
 	ix         *index.Index
 	racyFrom   int64    // the build's start less racySlack
 	distrusted []string // invalidated paths (gi.disk.distrusted)
+	now        int64    // when the validation started (unread entries' retry)
 }
 
 func newValidator(ix *index.Index, distrusted []string) validator {
-	return validator{ix: ix, racyFrom: ix.Header().BuiltNs - int64(racySlack), distrusted: distrusted}
+	return validator{ix: ix, racyFrom: ix.Header().BuiltNs - int64(racySlack), distrusted: distrusted,
+		now: time.Now().UnixNano()}
 }
 
 // confirms reports whether the index's entry id (Plan.Lookup's answer for
 // e, -1: none) still describes e: same size and mtime, that mtime older
-// than the build's start by racySlack, and no invalidated path above it.
+// than the build's start by racySlack, no invalidated path above it, and,
+// for an entry recorded as not read, its retry not due
+// (index.UnreadRetry): such an entry then counts as untrusted, and brings
+// a rebuild that reads it again as any other.
 func (v validator) confirms(id int, e *walk.Entry) bool {
 	if id < 0 || e.RawPath != "" {
 		return false
 	}
 	m := v.ix.FileMeta(id)
-	return m.Size == e.Size && m.MtimeNs == e.Mtime && m.MtimeNs < v.racyFrom && !under(e.Path, v.distrusted)
+	return m.Size == e.Size && m.MtimeNs == e.Mtime && m.MtimeNs < v.racyFrom && !under(e.Path, v.distrusted) &&
+		!v.ix.RetryDue(id, v.now)
 }
 
-// untrustedOf returns the files of entries that ix has but does not
-// describe as they are now, or that are under one of distrusted (files it
-// lacks are fresh to any Plan).
-func untrustedOf(ix *index.Index, entries []walk.Entry, distrusted []string) []string {
+// confirmsLinked is confirms for a build that keeps the entry (a watching
+// process's Live relies on it, a merge reuses it): an entry of a file with
+// hard links also needs the inode and ctime it recorded, which the walk
+// does not give (fileMeta, one lstat), so that a Live's check of such
+// entries at each query (index.Plan.Confirms) passes. m is the file's
+// metadata, taken here for such a file (for Builder.Keep).
+func (v validator) confirmsLinked(id int, e *walk.Entry, root string) (ok bool, m index.Meta) {
+	m = index.Meta{Size: e.Size, MtimeNs: e.Mtime}
+	if !v.confirms(id, e) {
+		return false, m
+	}
+	rec := v.ix.FileMeta(id)
+	if rec.Links <= 1 {
+		return true, m
+	}
+	now := fileMeta(root + "/" + e.FSPath())
+	return now.Ino == rec.Ino && now.CtimeNs == rec.CtimeNs && now.Size == rec.Size && now.MtimeNs == rec.MtimeNs, now
+}
+
+// untrustedOf returns the files of entries that ix (of the root root) has
+// but does not describe as they are now, or that are under one of
+// distrusted (files it lacks are fresh to any Plan).
+func untrustedOf(ix *index.Index, root string, entries []walk.Entry, distrusted []string) []string {
 	v := newValidator(ix, distrusted)
 	plan := ix.Plan(index.Query{}, false)
 	var out []string
@@ -216,8 +241,10 @@ func untrustedOf(ix *index.Index, entries []walk.Entry, distrusted []string) []s
 		if e.Type != walk.File {
 			continue
 		}
-		if id := plan.Lookup(e.Path); id >= 0 && !v.confirms(id, e) {
-			out = append(out, e.Path)
+		if id := plan.Lookup(e.Path); id >= 0 {
+			if ok, _ := v.confirmsLinked(id, e, root); !ok {
+				out = append(out, e.Path)
+			}
 		}
 	}
 	return out
@@ -461,7 +488,7 @@ func (gi *grepIndexes) adopt(key scancache.Key, entries []walk.Entry) (*index.In
 		return nil, nil, false
 	}
 	rels, all := gi.disk.distrusted(key.Root, ix.Header().BuiltNs)
-	un := untrustedOf(ix, entries, rels)
+	un := untrustedOf(ix, key.Root, entries, rels)
 	if all || len(un) > staleMax(len(entries)) {
 		return nil, nil, false
 	}
@@ -630,7 +657,7 @@ func (gi *grepIndexes) mergeBase(key scancache.Key) (*index.Index, []string) {
 // a base (mergeBase), the files whose entries it still describes (trusted,
 // not under distrusted) keep them, unread.
 func (gi *grepIndexes) writeIndex(r *indexedRoot, f *os.File, entries []walk.Entry, t0 time.Time, tok *cancel.Token, yield bool, base *index.Index, distrusted []string) error {
-	b := index.Builder{Pause: func() { gi.wait(r, yield) }}
+	b := index.Builder{Pause: func() { gi.wait(r, yield) }, BuiltNs: t0.UnixNano()}
 	b.Spill(f)
 	var keep func(e *walk.Entry) bool
 	if base != nil {
@@ -639,7 +666,8 @@ func (gi *grepIndexes) writeIndex(r *indexedRoot, f *os.File, entries []walk.Ent
 		v := newValidator(base, distrusted)
 		keep = func(e *walk.Entry) bool {
 			id := plan.Lookup(e.Path)
-			return v.confirms(id, e) && b.Keep(e.Path, id, index.Meta{Size: e.Size, MtimeNs: e.Mtime})
+			ok, m := v.confirmsLinked(id, e, r.key.Root)
+			return ok && b.Keep(e.Path, id, m)
 		}
 	}
 	if err := gi.addFiles(r, &b, pointers(entries), tok, yield, nil, keep); err != nil {

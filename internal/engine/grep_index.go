@@ -439,6 +439,42 @@ func (g *grepper) serveLimited(gi *grepIndexes, r *indexedRoot, live *index.Live
 	skipped := 0
 	var fresh []*walk.Entry
 	var err error
+	// The candidates are decided by blocks (of 64 entries, growing to
+	// 1024), whose decisions on files with hard links are checked at once
+	// (linkCheck), then fed in order.
+	var lc *linkCheck
+	if plan != nil {
+		lc = newLinkCheck(plan, live, r.key.Root)
+		defer lc.close()
+	}
+	var bfiles []*walk.Entry
+	var bids []int32
+	var bdec []index.Decision
+	blockN := 64
+	flush := func() error {
+		if len(bfiles) == 0 {
+			return nil
+		}
+		lc.all(bfiles, bids, bdec, g.tok)
+		for k, e := range bfiles {
+			if s.stopped() || g.tok.Stopped() {
+				break
+			}
+			switch bdec[k] {
+			case index.Skip:
+				skipped++
+				continue
+			case index.Fresh:
+				fresh = append(fresh, e)
+			}
+			if err := s.feed(e, false, skipped); err != nil {
+				return err
+			}
+		}
+		bfiles, bids, bdec = bfiles[:0], bids[:0], bdec[:0]
+		blockN = min(2*blockN, 1024)
+		return nil
+	}
 	for i, e := range snap.Between(lo, hi) {
 		if i&255 == 0 && g.tok.Poll() || s.stopped() {
 			break
@@ -449,20 +485,21 @@ func (g *grepper) serveLimited(gi *grepIndexes, r *indexedRoot, live *index.Live
 		if !g.candidate(e, e.Path[cut:]) {
 			continue
 		}
-		before := -1
-		if plan != nil {
-			switch plan.DecideAt(e.Path, int(ids[i])) {
-			case index.Skip:
-				skipped++
-				continue
-			case index.Fresh:
-				fresh = append(fresh, e)
+		if plan == nil {
+			if err = s.feed(e, false, -1); err != nil {
+				break
 			}
-			before = skipped
+			continue
 		}
-		if err = s.feed(e, false, before); err != nil {
-			break
+		bfiles, bids, bdec = append(bfiles, e), append(bids, ids[i]), append(bdec, plan.DecideAt(e.Path, int(ids[i])))
+		if len(bfiles) == blockN {
+			if err = flush(); err != nil {
+				break
+			}
 		}
+	}
+	if err == nil && !s.stopped() {
+		err = flush()
 	}
 	s.end(false)
 	ended = true
@@ -483,6 +520,102 @@ func (g *grepper) serveLimited(gi *grepIndexes, r *indexedRoot, live *index.Live
 		}
 	}
 	return true, nil
+}
+
+// linkCheck confirms the decisions of a plan that rest on entries of
+// files with hard links, which no directory's event covers and no watch of
+// the file covers yet (index.Plan.NeedsCheck): by the file's metadata now
+// (index.Plan.Confirms), one fstatat each, relative to the root's
+// descriptor, many at once on as many goroutines as the search uses
+// (numWorkers). A decision not confirmed becomes Fresh: the file is
+// searched as it is, and read again into the index.
+type linkCheck struct {
+	plan *index.Plan
+	live *index.Live
+	root int // openDir's descriptor of the root, cwdDir when not opened
+	pre  string
+	abs  string // the root's path and "/"
+}
+
+// newLinkCheck returns the checks of plan's decisions (of live) for files
+// under root; close releases the descriptor.
+func newLinkCheck(plan *index.Plan, live *index.Live, root string) *linkCheck {
+	c := &linkCheck{plan: plan, live: live, root: cwdDir, pre: root + "/", abs: root + "/"}
+	if fd, ok := openDir(root); ok {
+		c.root, c.pre = fd, ""
+	}
+	return c
+}
+
+func (c *linkCheck) close() {
+	if c.root != cwdDir {
+		closeDir(c.root)
+	}
+}
+
+// one returns d, the plan's decision for the file e (id: its id in the
+// plan's index), or Fresh when d rests on an entry of a file with hard
+// links that the file's metadata now does not confirm. A file checked is
+// watched first (index.Live.WatchFile), and its entry, once confirmed,
+// covered by the watch (Cover): the next plans need no check of it.
+func (c *linkCheck) one(e *walk.Entry, id int, d index.Decision) index.Decision {
+	if !c.plan.NeedsCheck(e.Path, id, d) {
+		return d
+	}
+	watched := c.live.WatchFile(e.Path, c.abs+e.FSPath())
+	if !c.plan.Confirms(e.Path, id, fileMetaAt(c.root, c.pre+e.FSPath())) {
+		return index.Fresh
+	}
+	if watched {
+		c.live.Cover(c.plan, e.Path, id)
+	}
+	return d
+}
+
+// linkCheckParallel is how many checks per goroutine make linkCheck.all
+// use more than the calling one.
+const linkCheckParallel = 256
+
+// all applies one to decided[i] (of files[i], whose id is ids[i]) for
+// every i, on numWorkers goroutines when many need a check. It stops early,
+// with decided in part unchecked, once tok stopped (the caller returns
+// its error).
+func (c *linkCheck) all(files []*walk.Entry, ids []int32, decided []index.Decision, tok *cancel.Token) {
+	var todo []int32
+	for i, f := range files {
+		if c.plan.NeedsCheck(f.Path, int(ids[i]), decided[i]) {
+			todo = append(todo, int32(i))
+		}
+	}
+	check := func(lo, hi int) {
+		for k := lo; k < hi; k++ {
+			if k&255 == 0 && tok.Stopped() {
+				return
+			}
+			i := todo[k]
+			decided[i] = c.one(files[i], int(ids[i]), decided[i])
+		}
+	}
+	workers := min(numWorkers(), len(todo)/linkCheckParallel)
+	if workers <= 1 {
+		check(0, len(todo))
+		return
+	}
+	var next atomic.Int64
+	const chunk = 128
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Go(func() {
+			for {
+				lo := int(next.Add(chunk)) - chunk
+				if lo >= len(todo) {
+					return
+				}
+				check(lo, min(lo+chunk, len(todo)))
+			}
+		})
+	}
+	wg.Wait()
 }
 
 // readFresh brings the entries of fresh, files live has no current entry
@@ -554,7 +687,16 @@ func (g *grepper) narrow(gi *grepIndexes, r *indexedRoot, live *index.Live, q in
 		if i&1023 == 0 && g.tok.Poll() || g.tok.Stopped() {
 			return nil, 0, true, g.tok.Err()
 		}
-		if decided[i] = plan.DecideAt(f.Path, int(ids[i])); decided[i] == index.Fresh {
+		decided[i] = plan.DecideAt(f.Path, int(ids[i]))
+	}
+	lc := newLinkCheck(plan, live, r.key.Root)
+	lc.all(files, ids, decided, g.tok)
+	lc.close()
+	if g.tok.Stopped() {
+		return nil, 0, true, g.tok.Err()
+	}
+	for i, f := range files {
+		if decided[i] == index.Fresh {
 			fresh = append(fresh, f)
 		}
 	}
@@ -564,11 +706,22 @@ func (g *grepper) narrow(gi *grepIndexes, r *indexedRoot, live *index.Live, q in
 			return nil, 0, true, err
 		}
 		if reread {
-			if plan = live.Plan(q, fwm); plan == nil {
+			next := live.Plan(q, fwm)
+			if next == nil {
 				gi.drop(r, live, "")
 				return nil, 0, false, nil
 			}
-			ids, decided = idsOf(plan), nil
+			// The files read again are decided by the new plan; the
+			// others keep their decision (a file with hard links was
+			// confirmed by its metadata above).
+			nids := idsOf(next)
+			for i, f := range files {
+				if decided[i] == index.Fresh {
+					if decided[i] = next.DecideAt(f.Path, int(nids[i])); decided[i] == index.Fresh {
+						decided[i] = index.Search
+					}
+				}
+			}
 		}
 	}
 	if gi.policy.onQuery != nil {
@@ -581,13 +734,7 @@ func (g *grepper) narrow(gi *grepIndexes, r *indexedRoot, live *index.Live, q in
 		if i&255 == 0 && g.tok.Poll() || g.tok.Stopped() {
 			return nil, 0, true, g.tok.Err()
 		}
-		var d index.Decision
-		if decided != nil {
-			d = decided[i]
-		} else {
-			d = plan.DecideAt(f.Path, int(ids[i]))
-		}
-		if d == index.Skip {
+		if d := decided[i]; d == index.Skip {
 			skipped++
 		} else {
 			search = append(search, f)
@@ -738,11 +885,12 @@ func (gi *grepIndexes) reindex(live *index.Live, root string, files []*walk.Entr
 			return err
 		}
 		abs := root + "/" + f.FSPath()
+		m := fileMeta(abs) // before the read (index.Job.Add)
 		data, ok := readFile(abs, (*buf)[:0])
 		if cap(data) > cap(*buf) {
 			*buf = data[:0]
 		}
-		j.Add(f.Path, data, ok && f.FSPath() == f.Path, fileMeta(abs))
+		j.Add(f.Path, data, ok && f.FSPath() == f.Path, m)
 	}
 	j.Commit()
 	gi.mu.Lock()

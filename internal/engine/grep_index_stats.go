@@ -29,6 +29,10 @@ type GrepIndexStats struct {
 	// Restored counts the files re-read whose content hash was their
 	// entry's (an identical rewrite): brought back without re-indexing.
 	Restored int64
+	// LinkedWatched counts the entries of files with hard links that a
+	// watch of the file itself covers (index.Live.Cover): the next greps
+	// need no stat of them (core.IndexStats; not in cacheStats).
+	LinkedWatched int
 	// Fallbacks counts, by reason, the greps or roots the index could not
 	// serve; FallbackRoots maps the roots not indexed for good to why.
 	Fallbacks     map[string]int64
@@ -93,6 +97,7 @@ func IndexStats() GrepIndexStats {
 		s.Bytes += ls.Bytes
 		s.IndexBytes += ls.Size
 		s.Restored += ls.Restored
+		s.LinkedWatched += ls.Watched
 	}
 	for k, v := range gi.st.fallbacks {
 		s.Fallbacks[k] = v

@@ -6,7 +6,7 @@
 //
 // The store is a directory (Dir: $FS_GREP_INDEX_DIR, or "fscache" in the
 // user's cache directory) with one subdirectory per index format version
-// ("grep-v2"). In it, for each (root, scan policy) pair, Name gives a file
+// ("grep-v3"). In it, for each (root, scan policy) pair, Name gives a file
 // name, and:
 //
 //	NAME                  the published index (internal/index writes it)
@@ -64,7 +64,7 @@ const EnvDir = "FS_GREP_INDEX_DIR"
 // step); a new format gets a new one, so that processes of different
 // versions never read each other's files, nor replace them by turns. The
 // directories of older formats are left to the processes that use them.
-const versionDir = "grep-v2"
+const versionDir = "grep-v3"
 
 // Suffixes of the files that belong to a name (see the package comment).
 const (
@@ -102,7 +102,7 @@ type Store struct {
 }
 
 // Open opens the store in dir, an absolute path: it creates dir (with its
-// missing parents) and its version subdirectory "grep-v2" with mode 0700
+// missing parents) and its version subdirectory "grep-v3" with mode 0700
 // when they are missing, leaving existing directories as they are, and
 // refuses either of the two when it is a symbolic link or not a directory
 // or, on unix, not owned by the effective user or writable by group or

@@ -29,7 +29,7 @@ import (
 //	file table  flags [files]uint8 (padded), document ends [files]uint32
 //	            (padded; the documents of the files up to each: see
 //	            Index.spans), sums, inos [files]uint64,
-//	            sizes, mtimes [files]int64, path ends [files]uint64, the
+//	            sizes, mtimes, ctimes [files]int64, path ends [files]uint64, the
 //	            paths (padded); then the blooms: their ids [nb]uint32
 //	            (padded, increasing), ends [nb]uint64 (in words), words
 //	header      BuiltNs int64, len(Root), len(Key) uint64, Root, Key
@@ -48,9 +48,10 @@ import (
 // or is the magic. Open checks all but the blobs' (VerifyBlobs does).
 
 // diskVersion is the format's version, the magic's seventh byte. Version
-// 2 added the document ends (large files indexed by chunks); a file of
+// 2 added the document ends (large files indexed by chunks), version 3
+// the ctimes and flagLinked (files with hard links indexed); a file of
 // another version is refused (ErrCorrupt), and rebuilt by its user.
-const diskVersion = 2
+const diskVersion = 3
 
 // FormatVersion is the version of the index file format: the store keeps
 // the files of each version in a subdirectory of its own (idxstore).
@@ -109,9 +110,9 @@ func (t *trailer) words() [16]uint64 {
 
 // tableLayout is where the parts of a file table lie.
 type tableLayout struct {
-	flags, docEnds, sums, inos, sizes, mtimes, pathEnds uint64
-	pathBlob                                            uint64
-	bloomIDs, bloomEnds, bloomWords, end                uint64
+	flags, docEnds, sums, inos, sizes, mtimes, ctimes, pathEnds uint64
+	pathBlob                                                    uint64
+	bloomIDs, bloomEnds, bloomWords, end                        uint64
 }
 
 // layoutTable returns the layout of the file table at off of t's counts.
@@ -128,6 +129,8 @@ func layoutTable(off uint64, t *trailer) tableLayout {
 	l.sizes = off
 	off += 8 * t.files
 	l.mtimes = off
+	off += 8 * t.files
+	l.ctimes = off
 	off += 8 * t.files
 	l.pathEnds = off
 	off += 8 * t.files
@@ -381,6 +384,7 @@ func (w *diskWriter) table(b *Builder) uint64 {
 	writeInts(w, b.inos)
 	writeInts(w, b.sizes)
 	writeInts(w, b.mtimes)
+	writeInts(w, b.ctimes)
 	var end uint64
 	ends := make([]uint64, 0, min(len(b.paths), 4096))
 	for _, p := range b.paths {

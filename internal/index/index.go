@@ -23,7 +23,25 @@ const (
 	// search it and find nothing; filesWithMatches searches it unless the
 	// filter rules it out.
 	flagBinary
+	// flagLinked marks the entry of a file that had more than one name
+	// (hard links) when read, text, binary or unread: a write through a
+	// name in another directory raises no event in this one, so a Live
+	// relies on such an entry only once the file's metadata confirms it
+	// (Plan.NeedsCheck, Plan.Confirms).
+	flagLinked
 )
+
+// kindOf is the kind of an entry's flags: flagText, flagBinary or 0 (not
+// read), flagLinked aside.
+func kindOf(f uint8) uint8 { return f &^ flagLinked }
+
+// linkedIf is flagLinked when m describes a file with hard links.
+func linkedIf(m Meta) uint8 {
+	if m.Links > 1 {
+		return flagLinked
+	}
+	return 0
+}
 
 // BinaryPrefix is grep's binary rule: a NUL byte in a file's first
 // BinaryPrefix bytes makes the content and count modes find nothing in it.
@@ -64,6 +82,9 @@ type Index struct {
 	// as observed when they were read (Meta).
 	sizes  []int64
 	mtimes []int64
+	// ctimes are the files' status change times (ns), as observed when
+	// they were read (Meta): for files with hard links (flagLinked).
+	ctimes []int64
 	// blooms are the trigram filters of the binary files, by id.
 	blooms bloomTable
 	// The posting lists hold document ids: one document per file, but
@@ -130,7 +151,7 @@ func (ix *Index) Size() int64 {
 		return int64(ix.Files) * 16
 	}
 	n := int64(cap(ix.flags)) + int64(cap(ix.sums))*8 + int64(cap(ix.inos))*8 +
-		int64(cap(ix.sizes))*8 + int64(cap(ix.mtimes))*8
+		int64(cap(ix.sizes))*8 + int64(cap(ix.mtimes))*8 + int64(cap(ix.ctimes))*8
 	n += ix.blooms.size()
 	for i := range ix.segs {
 		n += ix.segs[i].size()
@@ -230,6 +251,10 @@ type Builder struct {
 	// millisecond of work: the builder waits there while the process has
 	// more urgent work.
 	Pause func()
+	// BuiltNs is when the build started (ns since the Unix epoch), before
+	// any file was read: the Header's of an index Finish makes (WriteFile
+	// takes its header's).
+	BuiltNs int64
 
 	paths  []string
 	flags  []uint8
@@ -239,6 +264,7 @@ type Builder struct {
 	inos   []uint64
 	sizes  []int64
 	mtimes []int64
+	ctimes []int64
 	blooms map[uint32]bloom
 	bsize  int64 // of the blooms
 	pairs  []uint64
@@ -265,25 +291,30 @@ type Builder struct {
 type Meta struct {
 	// Ino is the file's inode number (0: unknown).
 	Ino uint64
-	// Links is its hard link count. A file with more than one is never
-	// indexed: a write through another name is reported in that name's
-	// directory only.
+	// Links is its hard link count. A file with more than one is indexed
+	// as the others, marked (flagLinked): a write through another name is
+	// reported in that name's directory only, so a Live checks such a
+	// file's metadata before it relies on its entry.
 	Links uint64
-	// Size is the file's size in bytes and MtimeNs its modification time
-	// in nanoseconds since the Unix epoch, as observed when the file was
-	// read: an index written to a file describes the files whose size and
-	// mtime are still these. A Live ignores them.
+	// Size is the file's size in bytes, MtimeNs its modification time and
+	// CtimeNs its status change time, in nanoseconds since the Unix epoch,
+	// as observed before the file was read: an index written to a file
+	// describes the files whose size and mtime are still these, and a
+	// Live's entry of a file with hard links the file whose inode, size,
+	// mtime and ctime are still these.
 	Size    int64
 	MtimeNs int64
+	CtimeNs int64
 }
 
 // Add records the file path (its content data when ok; !ok: it could not
 // be read, and is left to grep). Paths must come in increasing order; a
 // path that is not valid UTF-8 is recorded as unread (grep names files by
-// their displayed path, which differs), and so is a file with hard links.
+// their displayed path, which differs). A file with hard links is marked
+// (flagLinked).
 func (b *Builder) Add(path string, data []byte, ok bool, m Meta) {
 	doc := b.docs
-	f := classify(path, data, ok && m.Links <= 1)
+	f := classify(path, data, ok)
 	var sum uint64
 	if f != 0 {
 		sum = xxhash.Sum64(data)
@@ -292,7 +323,7 @@ func (b *Builder) Add(path string, data []byte, ok bool, m Meta) {
 	if f == flagBinary {
 		bl = newBloom(b.gs.ofPaused(data, b.Pause))
 	}
-	b.entry(path, m.Ino, m, sum, f, bl)
+	b.entry(path, m.Ino, m, sum, f|linkedIf(m), bl)
 	b.docs++
 	if f == flagText {
 		b.bytes += int64(len(data))
@@ -317,7 +348,7 @@ func (b *Builder) Add(path string, data []byte, ok bool, m Meta) {
 // entry appends a file's entry to the file table (with its Bloom filter bl
 // when binary); the caller adds its documents.
 func (b *Builder) entry(path string, ino uint64, m Meta, sum uint64, f uint8, bl bloom) {
-	if f == flagBinary {
+	if kindOf(f) == flagBinary {
 		if b.blooms == nil {
 			b.blooms = map[uint32]bloom{}
 		}
@@ -328,6 +359,7 @@ func (b *Builder) entry(path string, ino uint64, m Meta, sum uint64, f uint8, bl
 	b.inos = append(b.inos, ino)
 	b.sizes = append(b.sizes, m.Size)
 	b.mtimes = append(b.mtimes, m.MtimeNs)
+	b.ctimes = append(b.ctimes, m.CtimeNs)
 	b.sums = append(b.sums, sum)
 	b.flags = append(b.flags, f)
 }
@@ -368,17 +400,22 @@ func (b *Builder) Base(old *Index) {
 
 // Keep records the file path with the entry of the file id of the base
 // index (Base), as if its content, which the caller knows to be unchanged
-// since the base read it, were added again; m is the file's metadata now.
+// since the base read it, were added again; m is the file's metadata now
+// (its links decide flagLinked).
 // Paths come in increasing order, with Add's. It reports false, recording
 // nothing, when the base has no such file or did not read it (the caller
 // adds it instead).
 func (b *Builder) Keep(path string, id int, m Meta) bool {
 	old := b.base
-	if old == nil || id < 0 || id >= len(old.paths) || old.paths[id] != path || old.flags[id] == 0 || b.done {
+	if old == nil || id < 0 || id >= len(old.paths) || old.paths[id] != path || kindOf(old.flags[id]) == 0 || b.done {
 		return false
 	}
-	f := old.flags[id]
-	b.entry(path, old.inos[id], m, old.sums[id], f, slices.Clone(old.blooms.get(uint32(id))))
+	f := kindOf(old.flags[id])
+	ino := old.inos[id]
+	if m.Ino != 0 {
+		ino = m.Ino
+	}
+	b.entry(path, ino, m, old.sums[id], f|linkedIf(m), slices.Clone(old.blooms.get(uint32(id))))
 	if f == flagText {
 		b.bytes += old.sizes[id]
 	}
@@ -420,8 +457,9 @@ func (b *Builder) Finish() *Index {
 	b.flush()
 	spans, docs, _ := spansOf(b.ends)
 	ix := &Index{paths: slices.Clip(b.paths), flags: slices.Clip(b.flags), sums: slices.Clip(b.sums),
-		inos: slices.Clip(b.inos), sizes: slices.Clip(b.sizes), mtimes: slices.Clip(b.mtimes),
-		blooms: tableOf(b.blooms), spans: spans, docs: docs, segs: slices.Clip(b.segs), Bytes: b.bytes, Files: len(b.paths)}
+		inos: slices.Clip(b.inos), sizes: slices.Clip(b.sizes), mtimes: slices.Clip(b.mtimes), ctimes: slices.Clip(b.ctimes),
+		blooms: tableOf(b.blooms), spans: spans, docs: docs, segs: slices.Clip(b.segs), Bytes: b.bytes, Files: len(b.paths),
+		hdr: Header{BuiltNs: b.BuiltNs}}
 	b.release()
 	return ix
 }
@@ -429,7 +467,7 @@ func (b *Builder) Finish() *Index {
 // release drops what the builder holds once the build is over.
 func (b *Builder) release() {
 	b.segs, b.pairs, b.tmp, b.gs, b.sums, b.inos, b.blooms = nil, nil, nil, gramSet{}, nil, nil, nil
-	b.paths, b.flags, b.sizes, b.mtimes, b.enc, b.done = nil, nil, nil, nil, encoder{}, true
+	b.paths, b.flags, b.sizes, b.mtimes, b.ctimes, b.enc, b.done = nil, nil, nil, nil, nil, encoder{}, true
 	b.ends, b.base, b.remap = nil, nil, nil
 }
 

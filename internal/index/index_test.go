@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/fscache/fscache/internal/search"
 	"github.com/fscache/fscache/internal/watch"
@@ -80,7 +81,7 @@ func sortStrings(s []string) {
 }
 
 func TestLiveEvents(t *testing.T) {
-	var b Builder
+	b := Builder{BuiltNs: time.Now().UnixNano()} // c.txt's retry (UnreadRetry) not due
 	b.Add("a/x.txt", []byte("hello world"), true, Meta{})
 	b.Add("a/y.txt", []byte("nothing"), true, Meta{})
 	b.Add("b.txt", []byte("bin\x00hello"), true, Meta{})

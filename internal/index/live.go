@@ -1,10 +1,14 @@
 package index
 
 import (
+	"errors"
+	"maps"
+	"math/bits"
 	"runtime"
 	"slices"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/cespare/xxhash/v2"
 	"github.com/fscache/fscache/internal/watch"
@@ -28,6 +32,55 @@ import (
 // next answer. So every entry a Plan uses is the content the file has when
 // the call's drain is done.
 
+// Files with hard links. A write through a name of a file in another
+// directory raises no event in this one, so the entry of a file that had
+// more than one name when read (flagLinked) is relied on only once the
+// file's metadata now confirms it (NeedsCheck, Confirms): the inode, size,
+// mtime and ctime recorded before the read, and an mtime older than the
+// read by RacySlack (a write within the file system's timestamp
+// granularity of the read could leave the mtime as it was).
+//
+// Files not read. An entry recorded as not read (the file could not be
+// read) is read again (Plan says Fresh) once UnreadRetry has passed since
+// the read, or at any event naming it; for a file with hard links, at any
+// change of its metadata (NeedsCheck). Files larger than UnreadMaxSize are
+// not read by rule, and never retried.
+
+// RacySlack is how much older than its read a file's mtime must be for
+// its entry to be trusted by metadata: FAT's 2 s granularity, and the
+// coarse clock file systems stamp with.
+const RacySlack = 2 * time.Second
+
+// UnreadMaxSize is grep's size limit: a larger file is not read, by rule.
+const UnreadMaxSize = 4 << 20
+
+// UnreadRetry is how long after its read an entry recorded as not read is
+// read again. A variable for the tests.
+var UnreadRetry = time.Minute
+
+// Watching files with hard links. The check of a linked file's metadata
+// costs a stat at each query, so that a rare grep over a tree of linked
+// files (`cp -al`) would cost a stat per file. Instead, the first check of
+// such an entry (by the build that installs it, else by a query) places
+// an inotify watch on the file itself (WatchFile, before the stat), on one
+// inotify instance per Live: inotify watches inodes, so a change made through any
+// of the file's names is an event, which Plan drains first, as the scan
+// cache drains the directories' events before a call, and which drops the
+// entry as a directory's event does. Once the stat after the watch
+// confirmed the entry (Cover), later plans rely on it without a check
+// until such an event. Where no watch can be placed (the watch limit,
+// another system), the check stays a stat at each query.
+
+// WatchLinked turns the watches of files with hard links on (a variable
+// for the tests, which check the stat path too).
+var WatchLinked = true
+
+// maxFileWatches bounds the watches of files a Live places: they count
+// against the user's inotify watch limit, which the scan cache's
+// directory watches (and the user's other tools) need too. Go's src has
+// 11,478 files; past the bound, files are checked by a stat.
+const maxFileWatches = 16384
+
 // Decision is what Plan says of one file.
 type Decision uint8
 
@@ -50,9 +103,10 @@ type overFile struct {
 	// base entry's (tris not read): Commit brings that entry back.
 	sum  uint64
 	same bool
-	ino  uint64
-	// linked: the file has other names (hard links).
-	linked bool
+	// meta is the file's metadata before the read, readNs when the job
+	// that read it began.
+	meta   Meta
+	readNs int64
 	bloom  bloom // a binary file's trigrams
 }
 
@@ -69,6 +123,15 @@ type Live struct {
 	jobs     map[*Job]struct{}
 	lost     string
 	st       struct{ restored int64 }
+	// The watches of files with hard links (WatchFile): files is made at
+	// the first, filesOff once none can be (limit reached, unsupported);
+	// byWD names the files of each watch; watched are the base ids, and
+	// overWatched the overlay entries, that a watch covers (Cover).
+	files       *watch.Files
+	filesOff    bool
+	byWD        map[int32][]string
+	watched     bitset
+	overWatched map[string]*overFile
 }
 
 // NewLive returns an empty Live for the root directory root (absolute,
@@ -101,12 +164,115 @@ func (l *Live) Events(_ string, events []watch.Event) {
 }
 
 // Lost marks the Live as unusable: its watcher closed (scancache.Listener).
+// Its watches of files are released.
 func (l *Live) Lost(reason string) {
 	l.mu.Lock()
 	if l.lost == "" {
 		l.lost = reason
 	}
+	l.closeFiles()
 	l.mu.Unlock()
+}
+
+// Close releases the Live's watches of files and makes it unusable, as
+// Lost does: for a Live dropped by its owner.
+func (l *Live) Close() { l.Lost("closed") }
+
+// closeFiles releases the watches of files. l.mu held.
+func (l *Live) closeFiles() {
+	if l.files != nil {
+		l.files.Close()
+	}
+	l.files, l.byWD, l.watched, l.overWatched = nil, nil, nil, nil
+}
+
+// WatchFile places a watch on the file rel, at the absolute path abs,
+// itself, before the check of its metadata that makes Cover rely on it;
+// false when it cannot (the file stays checked by a stat at each query).
+func (l *Live) WatchFile(rel, abs string) bool {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if !WatchLinked || l.filesOff || l.lost != "" {
+		return false
+	}
+	if l.files == nil {
+		f, err := watch.NewFiles()
+		if err != nil {
+			l.filesOff = true
+			return false
+		}
+		l.files, l.byWD = f, map[int32][]string{}
+	}
+	if len(l.byWD) >= maxFileWatches {
+		l.filesOff = true
+		return false
+	}
+	wd, err := l.files.Add(abs)
+	if err != nil {
+		if errors.Is(err, watch.ErrLimit) {
+			l.filesOff = true
+		}
+		return false
+	}
+	if !slices.Contains(l.byWD[wd], rel) {
+		l.byWD[wd] = append(l.byWD[wd], strings.Clone(rel)) // kept: not a string of a caller's buffer
+	}
+	return true
+}
+
+// Cover records that the watch WatchFile placed on the file rel covers
+// the entry p decided rel (id: its id in p's index) by, which a check of
+// the file's metadata made after the watch confirmed: later plans rely on
+// it without a check, until an event on the watch drops the entry. Nothing
+// is recorded when that entry is no longer the Live's current one.
+func (l *Live) Cover(p *Plan, rel string, id int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.files == nil || l.lost != "" {
+		return
+	}
+	if of, ok := p.linked[rel]; ok {
+		if l.over[rel] == of {
+			if l.overWatched == nil {
+				l.overWatched = map[string]*overFile{}
+			}
+			l.overWatched[rel] = of
+		}
+		return
+	}
+	if p.base != l.base || id < 0 || id >= l.base.Files || l.stale.has(uint32(id)) || l.over[rel] != nil {
+		return
+	}
+	if len(l.watched) == 0 {
+		l.watched = newBitset(l.base.Files)
+	}
+	l.watched.set(uint32(id))
+}
+
+// drainFiles applies the events of the watches of files: each file named
+// loses its entry, as for a directory's event. An overflow, or a watcher
+// that fails, drops every entry a watch covered, and the watches. l.mu
+// held.
+func (l *Live) drainFiles() {
+	if l.files == nil {
+		return
+	}
+	wds, overflow, err := l.files.Drain()
+	if overflow || err != nil {
+		for _, rels := range l.byWD {
+			for _, rel := range rels {
+				l.touch(rel, false)
+			}
+		}
+		l.closeFiles()
+		l.filesOff = err != nil
+		return
+	}
+	for _, wd := range wds {
+		for _, rel := range l.byWD[wd] {
+			l.touch(rel, false)
+		}
+	}
 }
 
 // LostReason returns why the Live was lost, "" while it is current.
@@ -216,11 +382,12 @@ type Job struct {
 	paths    map[string]struct{}
 	prefixes []string
 	items    map[string]*overFile
+	began    int64 // ns since the Unix epoch
 }
 
 // Begin starts a job; every file it reads must be read after Begin.
 func (l *Live) Begin() *Job {
-	j := &Job{l: l, paths: map[string]struct{}{}, items: map[string]*overFile{}}
+	j := &Job{l: l, paths: map[string]struct{}{}, items: map[string]*overFile{}, began: time.Now().UnixNano()}
 	l.mu.Lock()
 	l.jobs[j] = struct{}{}
 	l.mu.Unlock()
@@ -244,12 +411,13 @@ func (j *Job) touched(rel string) bool {
 var gramSets = sync.Pool{New: func() any { return new(gramSet) }}
 
 // Add records the content of the file rel, read after Begin (ok false:
-// it could not be read), to be installed by Commit. A file with hard links
-// is recorded as not indexed, and Commit drops the entries of its other
-// names (writes through this name were not reported in their directories).
+// it could not be read), to be installed by Commit; m is its metadata
+// taken before the read. A file with hard links is marked (flagLinked):
+// its entry is relied on only once its metadata confirms it, and Commit
+// drops the entries of its other names that are not so marked.
 func (j *Job) Add(rel string, data []byte, ok bool, m Meta) {
-	of := &overFile{flags: classify(rel, data, ok && m.Links <= 1), ino: m.Ino, linked: m.Links > 1}
-	if of.flags != 0 {
+	of := &overFile{flags: classify(rel, data, ok) | linkedIf(m), meta: m, readNs: j.began}
+	if of.flags != 0 && of.flags&flagLinked == 0 {
 		of.sum = xxhash.Sum64(data)
 		l := j.l
 		l.mu.Lock()
@@ -260,9 +428,9 @@ func (j *Job) Add(rel string, data []byte, ok bool, m Meta) {
 		}
 		l.mu.Unlock()
 	}
-	if of.flags != 0 && !of.same {
+	if kindOf(of.flags) != 0 && !of.same {
 		gs := gramSets.Get().(*gramSet)
-		if of.flags == flagText {
+		if kindOf(of.flags) == flagText {
 			of.tris = slices.Clone(gs.of(data))
 			slices.Sort(of.tris)
 		} else {
@@ -283,10 +451,8 @@ func (j *Job) Commit() {
 	if l.lost != "" || l.base == nil {
 		return
 	}
+	l.dropNamesOf(j.items)
 	for rel, of := range j.items {
-		if of.linked && of.ino != 0 {
-			l.dropIno(of.ino, rel)
-		}
 		if j.touched(rel) {
 			continue
 		}
@@ -315,16 +481,33 @@ func (j *Job) Commit() {
 	}
 }
 
-// dropIno drops the entries of the files with inode ino but the name rel.
-// l.mu held.
-func (l *Live) dropIno(ino uint64, rel string) {
+// dropNamesOf drops the entries, not marked as of a file with hard links,
+// of the other names of the files of items that have hard links: a link
+// made in the tree to a file read before (with one name) raises an event
+// for the new name only, and a write through it none for the old name,
+// whose entry relied on events. Entries marked flagLinked are checked by
+// their metadata at each query, and kept. l.mu held.
+func (l *Live) dropNamesOf(items map[string]*overFile) {
+	var inos map[uint64]string
+	for rel, of := range items {
+		if of.flags&flagLinked != 0 && of.meta.Ino != 0 {
+			if inos == nil {
+				inos = map[uint64]string{}
+			}
+			inos[of.meta.Ino] = rel
+		}
+	}
+	if inos == nil {
+		return
+	}
+	l.base.complete()
 	for i, x := range l.base.inos {
-		if x == ino && l.base.paths[i] != rel {
+		if rel, ok := inos[x]; ok && l.base.flags[i]&flagLinked == 0 && l.base.paths[i] != rel {
 			l.stale.set(uint32(i))
 		}
 	}
 	for p, of := range l.over {
-		if of.ino == ino && p != rel {
+		if rel, ok := inos[of.meta.Ino]; ok && of.flags&flagLinked == 0 && p != rel {
 			l.overSize -= of.size()
 			delete(l.over, p)
 		}
@@ -376,7 +559,7 @@ func (j *Job) Install(ix *Index) {
 			stale.set(uint32(id))
 		}
 	}
-	l.base, l.stale = ix, stale
+	l.base, l.stale, l.watched = ix, stale, nil
 }
 
 // Ready reports whether the Live has a base and is not lost.
@@ -397,17 +580,32 @@ type LiveStats struct {
 	// Restored counts the entries brought back by an identical rewrite
 	// (same content hash) without reading their trigrams.
 	Restored int64
+	// Watched counts the entries of files with hard links that a watch
+	// of the file covers (Cover).
+	Watched int
 }
 
 // Stats returns the Live's figures now.
 func (l *Live) Stats() LiveStats {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	s := LiveStats{Overlay: len(l.over), Size: l.overSize, Restored: l.st.restored}
+	s := LiveStats{Overlay: len(l.over), Size: l.overSize, Restored: l.st.restored, Watched: len(l.overWatched)}
+	s.Size += int64(len(l.byWD))*64 + int64(cap(l.watched))*8 // the watches of files (the paths are the scan's)
+	for rel, of := range l.overWatched {
+		if l.over[rel] != of {
+			s.Watched-- // superseded since
+		}
+	}
 	if l.base != nil {
 		s.Files, s.Bytes = l.base.Files, l.base.Bytes
 		s.Size += l.base.Size() + int64(cap(l.stale))*8
 		s.Stale = l.stale.count()
+		for i, w := range l.watched {
+			if i < len(l.stale) {
+				w &^= l.stale[i]
+			}
+			s.Watched += bits.OnesCount64(w)
+		}
 	}
 	return s
 }
@@ -419,10 +617,16 @@ type Plan struct {
 	stale bitset
 	match bitset // nil: every text file of base may match
 	over  map[string]Decision
-	fwm   bool
-	q     Query
-	cur   int
-	prev  string
+	// linked are the overlay's entries of files with hard links;
+	// watched and overWatched the Live's (Cover) as of the plan.
+	linked      map[string]*overFile
+	watched     bitset
+	overWatched map[string]*overFile
+	fwm         bool
+	q           Query
+	cur         int
+	prev        string
+	now         int64 // when the plan was made, ns since the Unix epoch
 }
 
 // Plan returns the decisions for q, nil when the Live cannot answer (not
@@ -434,11 +638,23 @@ func (l *Live) Plan(q Query, filesWithMatches bool) *Plan {
 		l.mu.Unlock()
 		return nil
 	}
+	l.drainFiles()
 	p := &Plan{base: l.base, stale: slices.Clone(l.stale), over: make(map[string]Decision, len(l.over)),
-		fwm: filesWithMatches, q: q}
+		fwm: filesWithMatches, q: q, now: time.Now().UnixNano(), watched: slices.Clone(l.watched),
+		overWatched: maps.Clone(l.overWatched)}
 	for rel, of := range l.over {
+		if of.flags&flagLinked != 0 {
+			if p.linked == nil {
+				p.linked = map[string]*overFile{}
+			}
+			p.linked[rel] = of
+		}
+		if kindOf(of.flags) == 0 && p.retryDue(of.meta.Size, of.readNs) {
+			p.over[rel] = Fresh
+			continue
+		}
 		p.over[rel] = p.decide(of.flags, func() bool {
-			if of.flags == flagBinary {
+			if kindOf(of.flags) == flagBinary {
 				return q.mayBloom(of.bloom)
 			}
 			return q.match(of.tris)
@@ -450,20 +666,78 @@ func (l *Live) Plan(q Query, filesWithMatches bool) *Plan {
 }
 
 func (p *Plan) decide(flags uint8, may func() bool) Decision {
-	switch {
-	case flags == flagText && !may():
+	switch k := kindOf(flags); {
+	case k == flagText && !may():
 		return Skip
-	case flags == flagBinary && (!p.fwm || !may()):
+	case k == flagBinary && (!p.fwm || !may()):
 		return Skip
 	}
 	return Search
+}
+
+// retryDue reports whether an entry recorded as not read, of a file of
+// size bytes read at readNs, is to be read again (UnreadRetry).
+func (p *Plan) retryDue(size, readNs int64) bool {
+	return size <= UnreadMaxSize && p.now-readNs >= int64(UnreadRetry)
+}
+
+// NeedsCheck reports whether the decision d for the file rel (id: its id
+// in the plan's index, Lookup's answer) rests on the entry of a file that
+// had hard links when read, which no event covers: a Skip, or an entry
+// recorded as not read (whose metadata tells when to read it again). The
+// caller relies on d only when Confirms says that the file's metadata now
+// is the entry's; else it takes the file as Fresh.
+func (p *Plan) NeedsCheck(rel string, id int, d Decision) bool {
+	if d == Fresh {
+		return false
+	}
+	var f uint8
+	if of, ok := p.linked[rel]; ok {
+		if p.overWatched[rel] == of {
+			return false // a watch covers it
+		}
+		f = of.flags
+	} else if id >= 0 && id < p.base.Files {
+		// The base's flag first: most files have one name, and their
+		// decision needs no lookup in the overlay.
+		if f = p.base.flags[id]; f&flagLinked == 0 {
+			return false
+		}
+		runtime.KeepAlive(p)
+		if _, over := p.over[rel]; over {
+			return false // decided by the overlay's entry, with one name
+		}
+		if int(id>>6) < len(p.watched) && p.watched.has(uint32(id)) {
+			return false // a watch covers it
+		}
+	}
+	return f&flagLinked != 0 && (d == Skip || kindOf(f) == 0)
+}
+
+// Confirms reports whether now, the metadata of the file rel (id: its id
+// in the plan's index) taken now, is the one recorded with its entry
+// (inode, size, mtime, ctime), and that mtime older than the entry's read
+// by RacySlack.
+func (p *Plan) Confirms(rel string, id int, now Meta) bool {
+	var m Meta
+	var readNs int64
+	if of, ok := p.linked[rel]; ok {
+		m, readNs = of.meta, of.readNs
+	} else {
+		if _, over := p.over[rel]; over || id < 0 || id >= p.base.Files {
+			return false
+		}
+		m, readNs = p.base.FileMeta(id), p.base.hdr.BuiltNs
+	}
+	return m.Ino == now.Ino && m.Size == now.Size && m.MtimeNs == now.MtimeNs && m.CtimeNs == now.CtimeNs &&
+		m.MtimeNs < readNs-int64(RacySlack)
 }
 
 // Plan returns the decisions of the index alone for q: no entry is stale
 // and there is no overlay. filesWithMatches is grep's mode of that name,
 // where binary files are searched too.
 func (ix *Index) Plan(q Query, filesWithMatches bool) *Plan {
-	p := &Plan{base: ix, fwm: filesWithMatches, q: q}
+	p := &Plan{base: ix, fwm: filesWithMatches, q: q, now: time.Now().UnixNano()}
 	p.match = ix.matchOf(q)
 	return p
 }
@@ -537,11 +811,11 @@ func (ix *Index) candidates(n int, match, stale bitset, q Query, filesWithMatche
 		switch {
 		case id>>6 < len(stale) && stale.has(uint32(id)):
 			c++ // Fresh
-		case f == flagText:
+		case kindOf(f) == flagText:
 			if match == nil || match.has(uint32(id)) {
 				c++
 			}
-		case f == flagBinary:
+		case kindOf(f) == flagBinary:
 			if filesWithMatches && q.mayBloom(ix.blooms.get(uint32(id))) {
 				c++
 			}
@@ -593,8 +867,11 @@ func (p *Plan) decideID(id uint32) Decision {
 	if int(id>>6) < len(p.stale) && p.stale.has(id) {
 		return Fresh
 	}
+	if kindOf(p.base.flags[id]) == 0 && p.base.RetryDue(int(id), p.now) {
+		return Fresh
+	}
 	d := p.decide(p.base.flags[id], func() bool {
-		if p.base.flags[id] == flagBinary {
+		if kindOf(p.base.flags[id]) == flagBinary {
 			return p.q.mayBloom(p.base.blooms.get(id))
 		}
 		return p.match == nil || p.match.has(id)

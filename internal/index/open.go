@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"strings"
 	"sync"
 	"unsafe"
 
@@ -93,7 +94,7 @@ func (ix *Index) Close() error {
 	d.cleanup.Stop()
 	err := d.m.Close()
 	ix.disk = &diskIndex{}
-	ix.flags, ix.sums, ix.inos, ix.sizes, ix.mtimes, ix.blooms, ix.segs = nil, nil, nil, nil, nil, bloomTable{}, nil
+	ix.flags, ix.sums, ix.inos, ix.sizes, ix.mtimes, ix.ctimes, ix.blooms, ix.segs = nil, nil, nil, nil, nil, nil, bloomTable{}, nil
 	ix.paths = nil // strings into the mapping
 	if err != nil {
 		return fmt.Errorf("index: close: %w", err)
@@ -152,7 +153,7 @@ func (ix *Index) complete() {
 	}
 	d.table.once.Do(func() {
 		if err := ix.parseEntries(d.data, &d.table.t, &d.table.l); err != nil {
-			ix.sums, ix.inos, ix.sizes, ix.mtimes, ix.paths = nil, nil, nil, nil, nil
+			ix.sums, ix.inos, ix.sizes, ix.mtimes, ix.ctimes, ix.paths = nil, nil, nil, nil, nil, nil
 			d.table.err = err
 			ix.corrupt.Store(true)
 		}
@@ -166,18 +167,48 @@ func (ix *Index) Header() Header { return ix.hdr }
 // Len returns the number of files the index lists.
 func (ix *Index) Len() int { return ix.Files }
 
-// FileMeta returns the inode number, size and mtime recorded for the file
-// with the id id (Links is 0: files with links are not read); size and
-// mtime -1, which describe no file, when the index has no entry for id
-// (its file table proved corrupt).
+// Path returns the path of the file with the id id ("" out of range, or
+// when the file table proved corrupt): a copy, which does not point into
+// the mapping of an index from Open.
+func (ix *Index) Path(id int) string {
+	ix.complete()
+	if id < 0 || id >= len(ix.paths) {
+		return ""
+	}
+	p := strings.Clone(ix.paths[id])
+	runtime.KeepAlive(ix)
+	return p
+}
+
+// FileMeta returns the inode number, size, mtime and ctime recorded for
+// the file with the id id, Links 2 for a file that had hard links (1
+// otherwise); size, mtime and ctime -1, which describe no file, when the
+// index has no entry for id (its file table proved corrupt).
 func (ix *Index) FileMeta(id int) Meta {
 	ix.complete()
 	if id < 0 || id >= len(ix.inos) {
-		return Meta{Size: -1, MtimeNs: -1}
+		return Meta{Size: -1, MtimeNs: -1, CtimeNs: -1}
 	}
-	m := Meta{Ino: ix.inos[id], Size: ix.sizes[id], MtimeNs: ix.mtimes[id]}
+	m := Meta{Ino: ix.inos[id], Size: ix.sizes[id], MtimeNs: ix.mtimes[id], CtimeNs: ix.ctimes[id], Links: 1}
+	if ix.flags[id]&flagLinked != 0 {
+		m.Links = 2
+	}
 	runtime.KeepAlive(ix)
 	return m
+}
+
+// RetryDue reports whether the entry id, recorded as not read, is to be
+// read again at nowNs (ns since the Unix epoch): the file is not larger
+// than UnreadMaxSize and the index was built UnreadRetry before nowNs.
+// False for an entry that was read, or that the index does not have.
+func (ix *Index) RetryDue(id int, nowNs int64) bool {
+	ix.complete()
+	if id < 0 || id >= len(ix.sizes) || kindOf(ix.flags[id]) != 0 {
+		return false
+	}
+	due := ix.sizes[id] <= UnreadMaxSize && nowNs-ix.hdr.BuiltNs >= int64(UnreadRetry)
+	runtime.KeepAlive(ix)
+	return due
 }
 
 // corruptf returns an error wrapping ErrCorrupt.
@@ -315,7 +346,7 @@ func (ix *Index) parseFlags(data []byte, t *trailer, l *tableLayout) error {
 	n := t.files
 	ix.flags = data[l.flags : l.flags+n : l.flags+n]
 	for id, f := range ix.flags {
-		if f > flagBinary {
+		if kindOf(f) > flagBinary {
 			return corruptf("file %d: flags %#x", id, f)
 		}
 	}
@@ -337,6 +368,7 @@ func (ix *Index) parseEntries(data []byte, t *trailer, l *tableLayout) error {
 	ix.inos = ints[uint64](data, l.inos, n)
 	ix.sizes = ints[int64](data, l.sizes, n)
 	ix.mtimes = ints[int64](data, l.mtimes, n)
+	ix.ctimes = ints[int64](data, l.ctimes, n)
 	ends := ints[uint64](data, l.pathEnds, n)
 	// The paths are used in place, as the other arrays: strings into the
 	// mapping (copying them to the heap, megabytes on a large tree, cost a
@@ -379,7 +411,7 @@ func (ix *Index) parseBlooms(data []byte, t *trailer, l *tableLayout) error {
 		switch {
 		case uint64(id) >= t.files || i > 0 && id <= ids[i-1]:
 			return corruptf("bloom %d: file id %d out of order or range", i, id)
-		case ix.flags[id] != flagBinary:
+		case kindOf(ix.flags[id]) != flagBinary:
 			return corruptf("bloom %d: file %d is not binary", i, id)
 		case ends[i] < prev || ends[i] > t.bloomWords:
 			return corruptf("bloom %d: end %d out of range [%d, %d]", i, ends[i], prev, t.bloomWords)

@@ -28,6 +28,17 @@ type Options struct {
 	// HasMaxColumns with MaxColumns 0: every non-empty line becomes "...".
 	MaxColumns    int
 	HasMaxColumns bool
+	// Raw (ours) reports lines as they are in the file, for a caller that
+	// formats them itself from the bytes searched: not trimmed, each with
+	// its terminating '\n' when it has one, never cut by MaxColumns
+	// (ignored), invalid UTF-8 still replaced by U+FFFD (Match.Lossy says
+	// so); each match has its own context lines, up to ContextBefore and
+	// ContextAfter of them whatever the other matches (a line in the
+	// context of two matches is reported with both, a matching line can be
+	// another's context, and the after-context runs past a match that
+	// stopped the search, to the end of the data); Match.CRBefore tells
+	// whether a '\r' not followed by '\n' precedes the match's first line.
+	Raw bool
 }
 
 // ContextLine is a line reported around a match.
@@ -43,6 +54,13 @@ type Match struct {
 	Truncated     bool
 	ContextBefore []ContextLine
 	ContextAfter  []ContextLine
+	// Lossy (Options.Raw only): the matching line held invalid UTF-8,
+	// replaced by U+FFFD in Line.
+	Lossy bool
+	// CRBefore (Options.Raw only): the data holds a '\r' not followed by
+	// '\n' before the first line reported with the match (its first
+	// context line, else the matching line).
+	CRBefore bool
 }
 
 // Matcher is a compiled search: a pattern (internal/regex) and how its

@@ -2,6 +2,7 @@ package search
 
 import (
 	"bytes"
+	"unicode/utf8"
 
 	"github.com/fscache/fscache/internal/cancel"
 	"github.com/fscache/fscache/internal/regex"
@@ -44,7 +45,7 @@ func (m *Matcher) search(data []byte, limit int, withLines bool, dst []Match, to
 	var it regex.LineIter
 	it.Start(m.re, data, tok)
 	defer it.Close()
-	c := collector{data: data, maxCols: m.maxCols, matches: dst[:0], lnNum: 1}
+	c := collector{data: data, maxCols: m.maxCols, matches: dst[:0], lnNum: 1, raw: m.opts.Raw, loneCR: -2}
 	if withLines {
 		c.before, c.after = max(m.opts.ContextBefore, 0), max(m.opts.ContextAfter, 0)
 	}
@@ -114,12 +115,21 @@ type collector struct {
 	lnPos, lnNum int
 	emitted      int // start of the first line not yet reported
 	pendingAfter int // after-context lines still owed to the last match
+	// raw: Options.Raw (addRaw); loneCR is the position of the data's
+	// first '\r' not followed by '\n' (-1: none, -2: not looked for).
+	raw    bool
+	loneCR int
 }
 
-// lineNo returns the number of the line starting at p, at or after the
-// last position asked.
+// lineNo returns the number of the line starting at p. Positions asked
+// in increasing order cost the bytes between them (a raw search's
+// before-context goes back, as far as it reaches).
 func (c *collector) lineNo(p int) int {
-	c.lnNum += bytes.Count(c.data[c.lnPos:p], []byte{'\n'})
+	if p >= c.lnPos {
+		c.lnNum += bytes.Count(c.data[c.lnPos:p], []byte{'\n'})
+	} else {
+		c.lnNum -= bytes.Count(c.data[p:c.lnPos], []byte{'\n'})
+	}
 	c.lnPos = p
 	return c.lnNum
 }
@@ -127,6 +137,10 @@ func (c *collector) lineNo(p int) int {
 // add reports the matching line [ls, le): the after-context owed to the
 // previous match first, then the line with its before-context.
 func (c *collector) add(ls, le int) {
+	if c.raw {
+		c.addRaw(ls, le)
+		return
+	}
 	c.emitAfter(ls)
 	ctx := c.contextBefore(ls)
 	line, trunc := formatLine(c.data[ls:le], c.maxCols, &c.scratch)
@@ -179,4 +193,66 @@ func (c *collector) contextBefore(ls int) []ContextLine {
 		ctx[k] = ContextLine{LineNumber: first + k, Line: line}
 	}
 	return ctx
+}
+
+// addRaw is add for a raw search (Options.Raw): the line [ls, le) as it
+// is, with its own context lines whatever was reported before.
+func (c *collector) addRaw(ls, le int) {
+	data := c.data
+	n := c.lineNo(ls)
+	first := ls
+	var before []ContextLine
+	if c.before > 0 && ls > 0 {
+		starts := [64]int{}
+		ss := starts[:0]
+		for p := ls; len(ss) < c.before && p > 0; {
+			q := bytes.LastIndexByte(data[:p-1], '\n') + 1
+			ss = append(ss, q)
+			p = q
+		}
+		before = make([]ContextLine, len(ss))
+		for k := range ss {
+			q := ss[len(ss)-1-k]
+			before[k] = ContextLine{LineNumber: n - len(ss) + k, Line: rawText(data[q:min(lineEnd(data, q)+1, len(data))], &c.scratch)}
+		}
+		first = ss[len(ss)-1]
+	}
+	line := data[ls:min(le+1, len(data))]
+	m := Match{LineNumber: n, Line: rawText(line, &c.scratch), ContextBefore: before, Lossy: !utf8.Valid(line)}
+	for e := le + 1; len(m.ContextAfter) < c.after && e < len(data); {
+		end := lineEnd(data, e)
+		m.ContextAfter = append(m.ContextAfter, ContextLine{LineNumber: n + 1 + len(m.ContextAfter), Line: rawText(data[e:min(end+1, len(data))], &c.scratch)})
+		e = end + 1
+	}
+	if c.loneCR == -2 {
+		c.loneCR = firstLoneCR(data)
+	}
+	m.CRBefore = c.loneCR >= 0 && c.loneCR < first
+	c.matches = append(c.matches, m)
+}
+
+// rawText is the text of the bytes b of a line, invalid UTF-8 replaced
+// (Rust's from_utf8_lossy).
+func rawText(b []byte, scratch *[]byte) string {
+	if utf8.Valid(b) {
+		return string(b)
+	}
+	*scratch = appendLossy((*scratch)[:0], b)
+	return string(*scratch)
+}
+
+// firstLoneCR returns the position of the first '\r' of data not followed
+// by '\n', -1 when there is none.
+func firstLoneCR(data []byte) int {
+	for p := 0; ; {
+		i := bytes.IndexByte(data[p:], '\r')
+		if i < 0 {
+			return -1
+		}
+		p += i
+		if p+1 >= len(data) || data[p+1] != '\n' {
+			return p
+		}
+		p += 2
+	}
 }

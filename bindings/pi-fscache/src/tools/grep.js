@@ -2,7 +2,9 @@
 // trigram index) instead of spawning rg. Same definition as pi's; execute
 // formats lines as pi's rg-backed execute does: the match line's text as rg
 // reports it (the raw line, every '\r' removed), or with context the blocks
-// pi cuts from the file itself (one per match, overlapping blocks repeated).
+// pi cuts from the file itself (one per match, overlapping blocks repeated),
+// both from the lines fscache hands with each match (`rawLines`: the bytes
+// it searched), never from a read of the file after the search.
 import { statSync } from "node:fs";
 import path from "node:path";
 import {
@@ -15,7 +17,6 @@ import {
 import { native } from "../native.js";
 import { abortError, CACHE, isAbort, resolveToCwd } from "./common.js";
 import { GlobError, globRegex, parseGlob, toBytes } from "./fdglob.js";
-import { LineFileCache } from "./linefiles.js";
 
 const DEFAULT_LIMIT = 100;
 const GREP_MAX_LINE_LENGTH = 500;
@@ -85,27 +86,61 @@ function rgRegexMessage(message, pattern) {
   return m;
 }
 
-const utf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-
-// The text of bytes that are valid UTF-8, else null (rg reports such a
-// line as bytes, and pi then cuts it from the file decoded as a whole).
-function decodeUtf8(buf) {
-  try {
-    return utf8.decode(buf);
-  } catch {
-    return null;
-  }
+// rg's JSON line text (the line with its "\n") as pi's execute turns it
+// into the line shown: "\r\n" -> "\n", every other "\r" removed, the
+// final "\n" dropped.
+function sanitizeRgLine(text) {
+  return text.replace(/\r\n/g, "\n").replace(/\r/g, "").replace(/\n$/, "");
 }
 
-/** The files grep's lines are cut from, kept between calls (linefiles.js). */
-export const fileCache = new LineFileCache();
+// pi's getFileLines split of a file's text: on "\r\n", "\r" and "\n".
+function piSplit(text) {
+  return text.replace(/\r\n/g, "\n").replace(/\r/g, "\n").split("\n");
+}
+
+/**
+ * The lines pi's formatBlock shows for the match m (rawLines: each line
+ * with its "\n") with contextValue lines around it, as [lineNumber, text,
+ * isMatch]: pi cuts them from the file's text split on "\r\n", "\r" and
+ * "\n" (getFileLines), here from the bytes fscache searched. The engine
+ * hands the lines around the match (numbered on "\n", as rg numbers
+ * them); pi's pieces from the block's first line on are those of the
+ * block's own text, unless a lone "\r" lies before the block
+ * (m.crBefore: pi's numbering is then shifted by it, and the lines are
+ * shown as rg numbers them instead).
+ */
+function piBlock(m, contextValue) {
+  const before = m.contextBefore ?? [];
+  const after = m.contextAfter ?? [];
+  const n = m.lineNumber;
+  const out = [];
+  if (m.crBefore) {
+    for (const l of before) out.push([l.lineNumber, l.line, false]);
+    out.push([n, m.line, true]);
+    for (const l of after) out.push([l.lineNumber, l.line, false]);
+    return out.map(([k, t, isMatch]) => [k, t.replace(/\r?\n$/, ""), isMatch]);
+  }
+  const start = n - before.length; // max(1, n - contextValue)
+  const text = before.map((l) => l.line).join("") + m.line + after.map((l) => l.line).join("");
+  const pieces = piSplit(text);
+  // Fewer lines after than asked for: the file ends with the block, and
+  // pi's last piece (after a final "\n": "") is a line of its own. Else
+  // the piece after the block's last "\n" is the next line's start.
+  const eof = after.length < contextValue || !text.endsWith("\n");
+  if (!eof) pieces.pop();
+  const total = eof ? start - 1 + pieces.length : Infinity;
+  const end = contextValue > 0 ? Math.min(total, n + contextValue) : n;
+  for (let k = start; k <= end; k++) out.push([k, pieces[k - start] ?? "", k === n]);
+  return out;
+}
 
 /**
  * Runs one grep call: the result pi's grep returns, or throws its error.
  * prof, when given, gets the time of the fscache call and of the rest
- * (`native`, `post`, in ms).
+ * (`native`, `post`, in ms). afterSearch, when given (tests), is called
+ * with fscache's result before it is formatted.
  */
-export async function runGrep(cwd, { pattern, path: searchDir, glob, ignoreCase, literal, context, limit }, signal, prof) {
+export async function runGrep(cwd, { pattern, path: searchDir, glob, ignoreCase, literal, context, limit }, signal, prof, afterSearch) {
   const t0 = prof ? performance.now() : 0;
   if (signal?.aborted) throw abortError();
   const searchPath = resolveToCwd(searchDir || ".", cwd);
@@ -146,7 +181,10 @@ export async function runGrep(cwd, { pattern, path: searchDir, glob, ignoreCase,
       gitignore: true,
       cache: CACHE,
       maxCount: exclude ? undefined : Math.ceil(effectiveLimit),
-      maxColumns: 4, // the text is read from the file, as rg reports it
+      // Lines as they are in the file, each match with its own context:
+      // formatted here as rg and pi do, from the bytes fscache searched.
+      rawLines: true,
+      context: contextValue,
       signal: signal ?? undefined,
     });
   } catch (err) {
@@ -155,6 +193,7 @@ export async function runGrep(cwd, { pattern, path: searchDir, glob, ignoreCase,
     throw err;
   }
   const t2 = prof ? performance.now() : 0;
+  if (afterSearch) await afterSearch(res);
   if (signal?.aborted) throw abortError();
   let matches = res.matches;
   if (exclude) {
@@ -170,57 +209,32 @@ export async function runGrep(cwd, { pattern, path: searchDir, glob, ignoreCase,
   const matchLimitReached = matches.length >= effectiveLimit;
   let linesTruncated = false;
   const outputLines = [];
-  const files = new Map(); // absolute path -> its bytes and lines (lineFiles.js), or null
-  const fileOf = (abs) => {
-    let f = files.get(abs);
-    if (f === undefined) {
-      f = fileCache.get(abs);
-      files.set(abs, f);
-    }
-    return f;
-  };
   const formatPath = (rel, abs) => {
     if (isDirectory && rel && !rel.startsWith("..")) return rel;
     return path.basename(abs);
   };
-  const formatBlock = (relativePath, f, lineNumber) => {
-    const lines = f === null ? [] : f.lines();
-    if (!lines.length) return [`${relativePath}:${lineNumber}: (unable to read file)`];
-    const block = [];
-    const start = contextValue > 0 ? Math.max(1, lineNumber - contextValue) : lineNumber;
-    const end = contextValue > 0 ? Math.min(lines.length, lineNumber + contextValue) : lineNumber;
-    for (let current = start; current <= end; current++) {
-      const lineText = lines[current - 1] ?? "";
-      const sanitized = lineText.replace(/\r/g, "");
-      const { text, wasTruncated } = truncateLine(sanitized);
-      if (wasTruncated) linesTruncated = true;
-      if (current === lineNumber) block.push(`${relativePath}:${current}: ${text}`);
-      else block.push(`${relativePath}-${current}- ${text}`);
-    }
-    return block;
+  const push = (relativePath, lineNumber, lineText, isMatch) => {
+    const { text, wasTruncated } = truncateLine(lineText.indexOf("\r") < 0 ? lineText : lineText.replace(/\r/g, ""));
+    if (wasTruncated) linesTruncated = true;
+    outputLines.push(isMatch ? `${relativePath}:${lineNumber}: ${text}` : `${relativePath}-${lineNumber}- ${text}`);
   };
   const limitCount = Math.ceil(effectiveLimit);
-  // A file's matches are adjacent: its path and bytes are looked up once.
-  let lastPath, relativePath, f;
+  // A file's matches are adjacent: its path is joined once per file.
+  let lastPath, relativePath;
   for (const m of matches.slice(0, limitCount)) {
     if (m.path !== lastPath) {
       lastPath = m.path;
-      const abs = isDirectory ? path.join(searchPath, m.path) : m.path;
-      relativePath = formatPath(isDirectory ? m.path : "", abs);
-      f = fileOf(abs);
+      relativePath = formatPath(isDirectory ? m.path : "", isDirectory ? path.join(searchPath, m.path) : m.path);
     }
-    if (contextValue === 0 && f !== null) {
-      const raw = f.rawLine(m.lineNumber);
-      const str = raw === null ? null : decodeUtf8(raw);
-      if (str !== null) {
-        const sanitized = str.indexOf("\r") < 0 ? str : str.replace(/\r/g, "");
-        const { text, wasTruncated } = truncateLine(sanitized);
-        if (wasTruncated) linesTruncated = true;
-        outputLines.push(`${relativePath}:${m.lineNumber}: ${text}`);
-        continue;
-      }
+    if (contextValue === 0 && !m.lossy) {
+      // rg's line text (a UTF-8 BOM dropped from line 1, as rg does).
+      const line = m.lineNumber === 1 && m.line.charCodeAt(0) === 0xfeff ? m.line.slice(1) : m.line;
+      push(relativePath, m.lineNumber, sanitizeRgLine(line), true);
+      continue;
     }
-    outputLines.push(...formatBlock(relativePath, f, m.lineNumber));
+    // rg reports a line that is not valid UTF-8 as bytes, and pi then
+    // cuts it, as every context block, from the file decoded as a whole.
+    for (const [k, text, isMatch] of piBlock(m, contextValue)) push(relativePath, k, text, isMatch);
   }
   const rawOutput = outputLines.join("\n");
   const truncation = truncateHead(rawOutput, { maxLines: Number.MAX_SAFE_INTEGER });
@@ -254,6 +268,7 @@ export async function runGrep(cwd, { pattern, path: searchDir, glob, ignoreCase,
  * pi's grep tool definition with execute served by fscache. options.off,
  * when given, is asked at each call: when it returns true the call is
  * answered by pi's built-in grep tool instead (the --no-fscache-grep flag).
+ * options.afterSearch (tests only) is runGrep's.
  */
 export function createGrepOverride(cwd, options = {}) {
   const base = createGrepToolDefinition(cwd);
@@ -263,6 +278,6 @@ export function createGrepOverride(cwd, options = {}) {
   async function fscacheGrep(toolCallId, params, signal, onUpdate, ctx) {
     const where = ctx?.cwd ?? cwd;
     if (off?.()) return createGrepToolDefinition(where).execute(toolCallId, params, signal, onUpdate, ctx);
-    return runGrep(where, params, signal);
+    return runGrep(where, params, signal, undefined, options.afterSearch);
   }
 }
