@@ -11,6 +11,7 @@ import (
 	"weak"
 
 	"github.com/fscache/fscache/internal/cancel"
+	"github.com/fscache/fscache/internal/fence"
 	"github.com/fscache/fscache/internal/index"
 	"github.com/fscache/fscache/internal/scancache"
 	"github.com/fscache/fscache/internal/search"
@@ -455,7 +456,7 @@ func (g *grepper) serveLimited(gi *grepIndexes, r *indexedRoot, live *index.Live
 		if len(bfiles) == 0 {
 			return nil
 		}
-		lc.all(bfiles, bids, bdec, g.tok)
+		lc.all(bfiles, bids, bdec, g.tok, g.panicked)
 		for k, e := range bfiles {
 			if s.stopped() || g.tok.Stopped() {
 				break
@@ -579,8 +580,9 @@ const linkCheckParallel = 256
 // all applies one to decided[i] (of files[i], whose id is ids[i]) for
 // every i, on numWorkers goroutines when many need a check. It stops early,
 // with decided in part unchecked, once tok stopped (the caller returns
-// its error).
-func (c *linkCheck) all(files []*walk.Entry, ids []int32, decided []index.Decision, tok *cancel.Token) {
+// its error). A panic in a check's goroutine is given to panicked (the
+// grep's: it stops tok with the panic as the call's error).
+func (c *linkCheck) all(files []*walk.Entry, ids []int32, decided []index.Decision, tok *cancel.Token, panicked func(*fence.Error)) {
 	var todo []int32
 	for i, f := range files {
 		if c.plan.NeedsCheck(f.Path, int(ids[i]), decided[i]) {
@@ -603,9 +605,15 @@ func (c *linkCheck) all(files []*walk.Entry, ids []int32, decided []index.Decisi
 	}
 	var next atomic.Int64
 	const chunk = 128
-	var wg sync.WaitGroup
+	// The checks run fenced: a panic in one stops the others and, through
+	// panicked, the call.
+	g := fence.Group{Stop: func(err *fence.Error) {
+		next.Store(int64(len(todo)))
+		panicked(err)
+	}}
 	for range workers {
-		wg.Go(func() {
+		g.Go(fence.GrepSearch, func() {
+			fence.Point(fence.GrepSearch)
 			for {
 				lo := int(next.Add(chunk)) - chunk
 				if lo >= len(todo) {
@@ -615,7 +623,7 @@ func (c *linkCheck) all(files []*walk.Entry, ids []int32, decided []index.Decisi
 			}
 		})
 	}
-	wg.Wait()
+	_ = g.Wait() // a panic's error is in tok (panicked)
 }
 
 // readFresh brings the entries of fresh, files live has no current entry
@@ -690,7 +698,7 @@ func (g *grepper) narrow(gi *grepIndexes, r *indexedRoot, live *index.Live, q in
 		decided[i] = plan.DecideAt(f.Path, int(ids[i]))
 	}
 	lc := newLinkCheck(plan, live, r.key.Root)
-	lc.all(files, ids, decided, g.tok)
+	lc.all(files, ids, decided, g.tok, g.panicked)
 	lc.close()
 	if g.tok.Stopped() {
 		return nil, 0, true, g.tok.Err()
