@@ -274,6 +274,20 @@ function isDirParam(c) {
   }
 }
 
+// Every call is compared, and every difference reported, before a test fails.
+async function check(failures, fn) {
+  try {
+    await fn();
+  } catch (err) {
+    if (!(err instanceof assert.AssertionError)) throw err;
+    const show = (v) => {
+      const j = JSON.stringify(v) ?? String(v);
+      return j.length > 2000 ? `${j.slice(0, 2000)}...` : j;
+    };
+    failures.push(`${err.message}\n  ours: ${show(err.actual)}\n  pi:   ${show(err.expected)}`);
+  }
+}
+
 before(() => {
   makeTree();
   cases();
@@ -284,24 +298,30 @@ after(() => {
 });
 
 test("find: the built-in's answers", async () => {
+  const failures = [];
   for (const c of findCases) {
     process.chdir(c.root);
-    await compare("find", c, pi.createFindToolDefinition(c.root), createFindOverride(c.root));
+    await check(failures, () => compare("find", c, pi.createFindToolDefinition(c.root), createFindOverride(c.root)));
   }
+  assert.deepEqual(failures, [], `${failures.length} find calls differ`);
 });
 
 test("grep: the built-in's answers", async () => {
+  const failures = [];
   for (const c of grepCases) {
     process.chdir(c.root); // rg matches --glob against paths relative to its working directory
-    await compare("grep", c, pi.createGrepToolDefinition(c.root), createGrepOverride(c.root));
+    await check(failures, () => compare("grep", c, pi.createGrepToolDefinition(c.root), createGrepOverride(c.root)));
   }
+  assert.deepEqual(failures, [], `${failures.length} grep calls differ`);
 });
 
 test("ls: the built-in's answers", async () => {
+  const failures = [];
   for (const c of lsCases) {
     process.chdir(c.root);
-    await compare("ls", c, pi.createLsToolDefinition(c.root), createLsOverride(c.root));
+    await check(failures, () => compare("ls", c, pi.createLsToolDefinition(c.root), createLsOverride(c.root)));
   }
+  assert.deepEqual(failures, [], `${failures.length} ls calls differ`);
 });
 
 test("at least 200 calls compared", () => {
