@@ -122,6 +122,10 @@ export async function runFind(cwd, { pattern, path: searchDir, limit }, signal, 
   // fd parses --max-results as an unsigned integer; 0 means no limit. pi
   // 1.x asks for one result past the limit.
   const limitArg = String(v1 ? effectiveLimit + 1 : effectiveLimit);
+  if (limitArg.startsWith("-")) {
+    // fd's argument parser takes "-1" for a flag
+    throw new Error("error: The argument '--max-results <count>' requires a value but none was supplied\n\nFor more information try '--help'");
+  }
   if (!/^\d+$/.test(limitArg)) {
     throw new Error(`error: Invalid value '${limitArg}' for '--max-results <count>': invalid digit found in string\n\nFor more information try '--help'`);
   }
