@@ -122,7 +122,7 @@ function cases() {
   findCases.push({ root: TREE, params: { pattern: "*.go", path: `${TREE}/src/../src` } });
   findCases.push({ root: TREE, params: { pattern: "*.go", path: `file://${TREE}/src` } });
   findCases.push({ root: TREE, params: { pattern: "*.go", path: "@src" } });
-  for (const [p, limit] of [["Makefile", 1], ["*.md", 1], ["*.go", 6], ["*.go", 7], ["*.go", -1], ["*.go", 2.5], ["*", 0.5]]) {
+  for (const [p, limit] of [["Makefile", 1], ["*.md", 1], ["*.go", 6], ["*.go", 7], ["*.go", -1], ["*.go", 2.5], ["*", 0.5], ["*.go", 4294967296], ["*.go", 1e300]]) {
     findCases.push({ root: TREE, params: { pattern: p, limit } });
   }
   for (const p of ["*.go", "*_test.go", "README*", "*.s", "Make*", "*.json", "go.mod", "*", "runtime/*.go", "net/http/**/*.go", "**/testdata/**", "src/sort/*.go", "*.{c,h}", "zstd/*", "*.GO", "doc.go"]) {
@@ -172,7 +172,8 @@ function cases() {
     { pattern: "TODO", glob: "./*.go" }, { pattern: "TODO", glob: "!./*.txt" }, { pattern: "TODO", context: 1, limit: 5 },
     { pattern: "TODO", path: `${TREE}/src/../src` }, { pattern: "TODO", path: "missing/../context.txt", limit: 1 },
     { pattern: "TODO", path: `file://${TREE}/src` }, { pattern: "TODO", path: "@src/main.go" }, { pattern: "needle", path: "big/many.txt", limit: 300 },
-    { pattern: "needle", path: "big/many.txt", limit: 299, context: 2 },
+    { pattern: "needle", path: "big/many.txt", limit: 299, context: 2 }, { pattern: "TODO", path: "context.txt", limit: 4294967296 },
+    { pattern: "TODO", path: "context.txt", limit: 1e300 }, { pattern: "TODO", path: "src/main.go", context: 1e300 }, { pattern: "TODO", path: "src/main.go", glob: "*.txt" },
   ];
   for (const p of g1) grepCases.push({ root: TREE, params: p });
   // pi 0.73 matches a glob with '/' against the path relative to its

@@ -19,6 +19,14 @@ import { fileURLToPath } from "node:url";
  */
 export const CACHE = false;
 
+/**
+ * A count for fscache's u32 options (maxResults, maxCount), which convert
+ * as ToUint32 does (4294967296 would be 0): a larger count is no cap.
+ */
+export function u32Cap(n) {
+  return n > 0xffffffff ? undefined : n;
+}
+
 const UNICODE_SPACES = /[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g;
 
 /** pi's expandPath: a leading '@' dropped, Unicode spaces made plain, '~' expanded. */

@@ -6,7 +6,7 @@
 import { statSync } from "node:fs";
 import { createFindToolDefinition, DEFAULT_MAX_BYTES, formatSize, truncateHead } from "@mariozechner/pi-coding-agent";
 import { native } from "../native.js";
-import { abortError, CACHE, comparePaths, isAbort, resolveAsHost } from "./common.js";
+import { abortError, CACHE, comparePaths, isAbort, resolveAsHost, u32Cap } from "./common.js";
 import { candidateOf, GlobError, globRegex, hasUppercase, parseGlob, toBytes } from "./fdglob.js";
 import { hostBehaviour } from "./host.js";
 
@@ -150,7 +150,7 @@ export async function runFind(cwd, { pattern, path: searchDir, limit }, signal, 
       gitignore: true,
       includeNodeModules: true,
       cache: CACHE,
-      maxResults: cand.exact && maxResults > 0 ? maxResults : undefined,
+      maxResults: cand.exact && maxResults > 0 ? u32Cap(maxResults) : undefined,
       signal: signal ?? undefined,
     });
   } catch (err) {

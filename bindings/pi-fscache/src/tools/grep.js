@@ -15,7 +15,7 @@ import {
   truncateLine,
 } from "@mariozechner/pi-coding-agent";
 import { native } from "../native.js";
-import { abortError, CACHE, isAbort, resolveAsHost } from "./common.js";
+import { abortError, CACHE, isAbort, resolveAsHost, u32Cap } from "./common.js";
 import { GlobError, globRegex, parseGlob, toBytes } from "./fdglob.js";
 import { hostBehaviour } from "./host.js";
 import { LineFileCache } from "./linefiles.js";
@@ -153,7 +153,7 @@ export async function runGrep(cwd, { pattern, path: searchDir, glob, ignoreCase,
       gitignore: true,
       cache: CACHE,
       // pi 1.x: one match past the limit proves that the limit cut the answer
-      maxCount: exclude ? undefined : v1 ? effectiveLimit + 1 : Math.ceil(effectiveLimit),
+      maxCount: exclude ? undefined : u32Cap(v1 ? effectiveLimit + 1 : Math.ceil(effectiveLimit)),
       maxColumns: 4, // the text is read from the file, as rg reports it
       signal: signal ?? undefined,
     });
