@@ -4,8 +4,10 @@
 #   make test-pi-tools   the tools' suites alone (test/tools-*.test.mjs: the
 #                        differential test against pi's built-in find, grep and
 #                        ls with Debian's fd-find and ripgrep, installed when
-#                        missing; edits seen; a real pi session with the
-#                        package installed by `pi install`). make test runs
+#                        missing; the probe of the host's tools; edits seen; a
+#                        real pi session with the package installed by `pi
+#                        install`), on pi 0.73.1 (Node 20) then pi 1.6.0 (Node
+#                        22). make test runs
 #                        them through test-pi (build/mk/pi-fscache.mk), which
 #                        gets fd and rg from pi-tools-debs below.
 #   make bench-pi-tools [BENCH_REPO=DIR] [BENCH_PI_TOOLS_ARGS='--rounds 20']
@@ -34,9 +36,12 @@ pi-tools-debs: ## Debian's fd-find and ripgrep, for the tools' differential test
 # test-pi runs every test/*.test.mjs, the tools' suites among them.
 test-pi-0.73 test-pi-1: pi-tools-debs
 
-test-pi-tools: $(NODE_ADDON) pi-tools-debs $(PI_STAMP) ## pi-fscache's find, grep and ls suites alone (differential test against pi's built-ins, edits seen, a pi session after pi install)
+test-pi-tools: $(NODE_ADDON) pi-tools-debs $(PI_STAMP) $(NODE22) ## pi-fscache's find, grep and ls suites alone, on both pi lines (differential test against the line's built-ins, the host probe, edits seen, a pi session after pi install)
 	cd $(PI_DIR) && FSCACHE_NODE_ADDON=$(abspath $(NODE_ADDON)) FSCACHE_LIB=$(abspath $(LIB)) \
-	  FS_GREP_INDEX_DIR=$(CURDIR)/build/out/grep-index $(NODE) --test --test-reporter=spec test/tools-*.test.mjs
+	  FS_GREP_INDEX_DIR=$(CURDIR)/build/out/grep-index PI_LINE=0.73 $(NODE) --test --test-reporter=spec test/tools-*.test.mjs
+	cd $(PI_DIR) && FSCACHE_NODE_ADDON=$(abspath $(NODE_ADDON)) FSCACHE_LIB=$(abspath $(LIB)) \
+	  FS_GREP_INDEX_DIR=$(CURDIR)/build/out/grep-index PI_LINE=1 $(NODE22) --import ./test/pi1-aliases.mjs \
+	  --test --test-reporter=spec test/tools-*.test.mjs
 
 BENCH_PI_TOOLS_RUN = bench/tools.mjs --go-src $(abspath $(shell $(GO) env GOROOT)/src) \
 	  $(if $(BENCH_REPO),--repo $(abspath $(BENCH_REPO))) --out $(abspath build/out/bench) $(BENCH_PI_TOOLS_ARGS)
