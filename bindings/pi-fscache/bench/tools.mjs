@@ -85,9 +85,13 @@ if (flag("report")) {
 
 async function loadTools() {
   const pi = await import("@mariozechner/pi-coding-agent");
-  const { runFind } = await import("../src/tools/find.js");
-  const { runGrep } = await import("../src/tools/grep.js");
-  const { runLs } = await import("../src/tools/ls.js");
+  const { runFind, createFindOverride } = await import("../src/tools/find.js");
+  const { runGrep, createGrepOverride } = await import("../src/tools/grep.js");
+  const { runLs, createLsOverride } = await import("../src/tools/ls.js");
+  // as pi's extension load does before any call (and with it the probe of
+  // the host's tools, src/tools/host.js)
+  for (const create of [createFindOverride, createGrepOverride, createLsOverride]) create(process.cwd());
+  await (await import("../src/tools/host.js")).hostBehaviour();
   const builtin = {
     find: (root) => pi.createFindToolDefinition(root),
     grep: (root) => pi.createGrepToolDefinition(root),

@@ -213,6 +213,7 @@ export async function runFind(cwd, { pattern, path: searchDir, limit }, signal, 
 export function createFindOverride(cwd, options = {}) {
   const base = createFindToolDefinition(cwd);
   const off = options.off;
+  hostBehaviour(); // probed now, at the extension's load, not on the first call
   // named, so that a session's tool can be told to be this one
   return { ...base, execute: fscacheFind };
   async function fscacheFind(toolCallId, params, signal, onUpdate, ctx) {

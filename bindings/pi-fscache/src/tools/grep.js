@@ -386,6 +386,7 @@ function formatGrep1(matches, searchPath, isDirectory, contextValue, effectiveLi
 export function createGrepOverride(cwd, options = {}) {
   const base = createGrepToolDefinition(cwd);
   const off = options.off;
+  hostBehaviour(); // probed now, at the extension's load, not on the first call
   // named, so that a session's tool can be told to be this one
   return { ...base, execute: fscacheGrep };
   async function fscacheGrep(toolCallId, params, signal, onUpdate, ctx) {

@@ -90,6 +90,7 @@ export async function runLs(cwd, { path, limit }, signal, prof, host) {
 export function createLsOverride(cwd, options = {}) {
   const base = createLsToolDefinition(cwd);
   const off = options.off;
+  hostBehaviour(); // probed now, at the extension's load, not on the first call
   // named, so that a session's tool can be told to be this one
   return { ...base, execute: fscacheLs };
   async function fscacheLs(toolCallId, params, signal, onUpdate, ctx) {
