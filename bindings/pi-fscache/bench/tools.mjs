@@ -1,6 +1,10 @@
-// make bench-pi-tools (issue 36, item 4): pi-fscache's find, grep and ls
-// against pi 0.73.1's built-in tools (fd and rg from the distribution on
-// PATH, as the differential test runs them), side by side in one run.
+// make bench-pi-tools (issue 36, item 4; issue 43): pi-fscache's find, grep
+// and ls against the host pi's built-in tools (fd and rg from the
+// distribution on PATH, as the differential test runs them), side by side
+// in one run. The pi line is the test suites' (test/pi-line.mjs): pi 0.73.1
+// on Node 20, or with PI_LINE=1 pi 1.6.0 on Node 22 with
+// test/pi1-aliases.mjs imported first; make bench-pi-tools runs both, then
+// --report puts them side by side.
 //
 // Per tree (Go's src, and --repo when given) the agent's shapes: find of a
 // source glob with the default limit, grep of a common identifier and of a
@@ -22,30 +26,72 @@
 //
 // Usage: node bench/tools.mjs --go-src DIR [--repo DIR] [--out build/out/bench]
 //        [--rounds 20] [--first 3] [--gap 10] [--no-hog]
-// Writes pi-tools.md and pi-tools.json to --out.
+// Writes pi-tools-<line>.md and pi-tools-<line>.json to --out (line "0.73"
+// or "1").
+//        node bench/tools.mjs --report --out DIR A.json B.json ...
+// Writes pi-tools.md to --out: the runs' rows side by side, a column pair
+// per line.
 import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { performance } from "node:perf_hooks";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { setupBuiltinTools } from "../test/tools-harness.mjs";
 
 const SELF = fileURLToPath(import.meta.url);
+const START_CWD = process.cwd();
 const args = process.argv.slice(2);
 const opt = (name, def) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : def;
 };
 const flag = (name) => args.includes(`--${name}`);
+const LINE = process.env.PI_LINE === "1" ? "1" : "0.73";
+
+// ---- the side-by-side report of earlier runs --------------------------------
+
+if (flag("report")) {
+  const out = opt("out", "build/out/bench");
+  const runs = args.filter((a) => a.endsWith(".json")).map((f) => JSON.parse(readFileSync(f, "utf8")));
+  const f2 = (x, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : "-");
+  const key = (r) => `${r.tree}\0${r.shape}\0${r.condition}`;
+  const rows = new Map();
+  for (const run of runs) for (const r of run.results) if (!rows.has(key(r))) rows.set(key(r), r);
+  let md = `# make bench-pi-tools: pi's find, grep and ls, built-in (fd, rg) against pi-fscache, per pi line\n\n`;
+  for (const run of runs) {
+    md += `- pi ${run.piVersion} (${run.line}): ${run.date}; Node ${run.node}; load average at the end ${run.loadavg.map((x) => x.toFixed(2)).join(" ")}; ${run.rounds} repeated calls a side, ${run.firstRounds} first calls a side.\n`;
+  }
+  md += `\nms, medians: built-in / ours (ratio). Goals: repeated find and grep <= 0.1, ls <= 1; first calls <= 0.8 (ls <= 1).\n\n`;
+  md += `| tree | shape | condition | ${runs.map((r) => `pi ${r.piVersion} first | pi ${r.piVersion} repeated | pi ${r.piVersion} goals`).join(" | ")} |\n`;
+  md += `| --- | --- | --- | ${runs.map(() => "---: | ---: | ---").join(" | ")} |\n`;
+  for (const [k, r0] of rows) {
+    const cells = runs.map((run) => {
+      const r = run.results.find((x) => key(x) === k);
+      if (!r) return "- | - | -";
+      const goals = `${r.firstMet ? "ok" : "MISSED"}, ${r.repMet ? "ok" : "MISSED"}`;
+      return `${f2(r.firstBuiltin)} / ${f2(r.firstOurs)} (${f2(r.firstRatio)}) | ${f2(r.repBuiltin, 3)} / ${f2(r.repOurs, 3)} (${f2(r.repRatio, 3)}) | ${goals}`;
+    });
+    md += `| ${r0.tree} | ${r0.shape} | ${r0.condition} | ${cells.join(" | ")} |\n`;
+  }
+  mkdirSync(out, { recursive: true });
+  writeFileSync(path.join(out, "pi-tools.md"), md);
+  process.stdout.write(md);
+  console.error(`bench-pi-tools: wrote ${path.join(out, "pi-tools.md")}`);
+  process.exit(0);
+}
 
 // ---- one call in a fresh process -------------------------------------------
 
 async function loadTools() {
   const pi = await import("@mariozechner/pi-coding-agent");
-  const { runFind } = await import("../src/tools/find.js");
-  const { runGrep } = await import("../src/tools/grep.js");
-  const { runLs } = await import("../src/tools/ls.js");
+  const { runFind, createFindOverride } = await import("../src/tools/find.js");
+  const { runGrep, createGrepOverride } = await import("../src/tools/grep.js");
+  const { runLs, createLsOverride } = await import("../src/tools/ls.js");
+  // as pi's extension load does before any call (and with it the probe of
+  // the host's tools, src/tools/host.js)
+  for (const create of [createFindOverride, createGrepOverride, createLsOverride]) create(process.cwd());
+  await (await import("../src/tools/host.js")).hostBehaviour();
   const builtin = {
     find: (root) => pi.createFindToolDefinition(root),
     grep: (root) => pi.createGrepToolDefinition(root),
@@ -152,8 +198,18 @@ if (repo) {
   });
 }
 
+// This process's Node options for the children (on pi 1.x, `--import
+// ./test/pi1-aliases.mjs`), a relative module made absolute: the children
+// run in the tree's directory.
+const childExecArgv = process.execArgv.map((a, i, all) => {
+  const rel = (x) => (/^\.\.?\//.test(x) ? pathToFileURL(path.resolve(START_CWD, x)).href : x);
+  if (all[i - 1] === "--import") return rel(a);
+  if (a.startsWith("--import=")) return `--import=${rel(a.slice("--import=".length))}`;
+  return a;
+});
+
 function child(job) {
-  const r = spawnSync(process.execPath, [SELF, "--child", JSON.stringify(job)], { encoding: "utf8", env: process.env, timeout: 300000 });
+  const r = spawnSync(process.execPath, [...childExecArgv, SELF, "--child", JSON.stringify(job)], { encoding: "utf8", env: process.env, timeout: 300000 });
   if (r.status !== 0) throw new Error(`bench-pi-tools child failed (${r.status}): ${r.stderr}`);
   return JSON.parse(r.stdout.trim().split("\n").pop());
 }
@@ -298,7 +354,8 @@ for (const tree of trees) {
 
 const f = (x, d = 2) => (Number.isFinite(x) ? x.toFixed(d) : "-");
 const load = os.loadavg().map((x) => x.toFixed(2)).join(" ");
-let md = `# make bench-pi-tools: pi's find, grep and ls, built-in (fd, rg) against pi-fscache\n\n`;
+const { PI_VERSION } = await import("../test/pi-line.mjs");
+let md = `# make bench-pi-tools: pi ${PI_VERSION}'s find, grep and ls, built-in (fd, rg) against pi-fscache\n\n`;
 md += `${new Date().toISOString()}; ${os.cpus().length} CPUs (${os.cpus()[0]?.model ?? "?"}); load average at the end ${load}; `;
 md += `Node ${process.version}; fd ${spawnSync(env.fd, ["--version"], { encoding: "utf8" }).stdout.trim()}; ${spawnSync(env.rg, ["--version"], { encoding: "utf8" }).stdout.split("\n")[0]}.\n`;
 md += `First call: median of ${firstRounds} fresh processes per side (the call alone; grep's index saved by an earlier process). `;
@@ -311,7 +368,8 @@ for (const r of results) {
   md += `| ${r.tree} | ${r.shape} | ${r.condition} | ${f(r.firstBuiltin)} | ${f(r.firstOurs)} | ${f(r.firstRatio)} | ${f(r.repBuiltin, 3)} | ${f(r.repOurs, 3)} | ${f(r.repRatio, 3)} | ${f(r.repOursNative, 3)} | ${f(r.repOursPost, 3)} | ${goals} |\n`;
 }
 mkdirSync(outDir, { recursive: true });
-writeFileSync(path.join(outDir, "pi-tools.md"), md);
-writeFileSync(path.join(outDir, "pi-tools.json"), JSON.stringify({ date: new Date().toISOString(), loadavg: os.loadavg(), rounds, firstRounds, results }, null, 2) + "\n");
+writeFileSync(path.join(outDir, `pi-tools-${LINE}.md`), md);
+const runInfo = { line: LINE, piVersion: PI_VERSION, node: process.version, date: new Date().toISOString(), loadavg: os.loadavg(), rounds, firstRounds };
+writeFileSync(path.join(outDir, `pi-tools-${LINE}.json`), JSON.stringify({ ...runInfo, results }, null, 2) + "\n");
 process.stdout.write(md);
-console.error(`bench-pi-tools: wrote ${path.join(outDir, "pi-tools.md")} and pi-tools.json`);
+console.error(`bench-pi-tools: wrote ${path.join(outDir, `pi-tools-${LINE}.md`)} and pi-tools-${LINE}.json`);

@@ -13,10 +13,11 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { after, before, test } from "node:test";
+import { fileURLToPath } from "node:url";
 import { run, setupBuiltinTools } from "./tools-harness.mjs";
 
 const env = setupBuiltinTools();
-const { pi } = await import("./pi-line.mjs");
+const { pi, LINE } = await import("./pi-line.mjs");
 const { createFindOverride } = await import("../src/tools/find.js");
 const { createGrepOverride } = await import("../src/tools/grep.js");
 const { createLsOverride } = await import("../src/tools/ls.js");
@@ -108,6 +109,22 @@ function cases() {
   findCases.push({ root: TREE, params: { pattern: "*.dat", limit: 5.5 } });
   findCases.push({ root: TREE, params: { pattern: "*", path: "empty-dir" } });
   findCases.push({ root: TREE, params: { pattern: "*", path: "really-empty" } });
+  // what pi 1.x's rewrite changed (issue 43): "./", patterns anchored at
+  // the search path and its smart case, the limit (floored, at least 1,
+  // reported only when a result past it exists), path resolution
+  // (absolute paths normalized, file:// URLs)
+  for (const p of ["./*.go", "./src/*.go", "././src/**", "src/util/*", "SRC/*.go", "src/*.GO", "Src/**", "src/sub/**", "**/sub/**", "/**/util/*", "src", "src/", "deep/**/e/*", "src/{a,sub}/*"]) {
+    findCases.push({ root: TREE, params: { pattern: p } });
+  }
+  findCases.push({ root: TREE, params: { pattern: "util/*", path: "src" } });
+  findCases.push({ root: TREE, params: { pattern: "./util/*.go", path: "src" } });
+  findCases.push({ root: TREE, params: { pattern: "*.go", path: "src/../src" } });
+  findCases.push({ root: TREE, params: { pattern: "*.go", path: `${TREE}/src/../src` } });
+  findCases.push({ root: TREE, params: { pattern: "*.go", path: `file://${TREE}/src` } });
+  findCases.push({ root: TREE, params: { pattern: "*.go", path: "@src" } });
+  for (const [p, limit] of [["Makefile", 1], ["*.md", 1], ["*.go", 6], ["*.go", 7], ["*.go", -1], ["*.go", 2.5], ["*", 0.5], ["*.go", 4294967296], ["*.go", 1e300]]) {
+    findCases.push({ root: TREE, params: { pattern: p, limit } });
+  }
   for (const p of ["*.go", "*_test.go", "README*", "*.s", "Make*", "*.json", "go.mod", "*", "runtime/*.go", "net/http/**/*.go", "**/testdata/**", "src/sort/*.go", "*.{c,h}", "zstd/*", "*.GO", "doc.go"]) {
     findCases.push({ root: GOROOT_SRC, params: { pattern: p } });
   }
@@ -140,12 +157,40 @@ function cases() {
     { pattern: "^// Package sort" }, { pattern: "TODO", path: "cmd/go/internal/modload", limit: 500 }, { pattern: "unsafe.Pointer", glob: "*_test.go", limit: 100 }, { pattern: "\\t+return nil$", path: "io" },
   ];
   for (const p of gg) grepCases.push({ root: GOROOT_SRC, params: p });
+  // what pi 1.x's rewrite changed (issue 43): context as rg gives it and
+  // the trailing context of the last match kept, a match in it shown as
+  // context; the limit (floored, at least 1, reported only when a match
+  // past it exists); context floored; "./" dropped from globs; globs
+  // rooted at the searched directory; path resolution
+  const g1 = [
+    { pattern: "TODO", path: "context.txt", context: 4, limit: 2 }, { pattern: "TODO", path: "context.txt", context: 2, limit: 3 },
+    { pattern: "TODO", path: "context.txt", context: 1, limit: 13 }, { pattern: "TODO", path: "context.txt", limit: 13 },
+    { pattern: "TODO", path: "context.txt", limit: 12 }, { pattern: "TODO", path: "context.txt", limit: 2.5 },
+    { pattern: "TODO", path: "context.txt", context: 1.5, limit: 4 }, { pattern: "TODO", path: "context.txt", context: 0.5, limit: 4 },
+    { pattern: "line 1$|line 40", path: "context.txt", context: 2 }, { pattern: "TODO", path: "latin1.txt", context: 1 },
+    { pattern: "TODO", path: "bom.txt", context: 1 }, { pattern: "TODO", path: "trailing.txt", context: 1 }, { pattern: "TODO", path: "long.txt", context: 1 },
+    { pattern: "TODO", glob: "./*.go" }, { pattern: "TODO", glob: "!./*.txt" }, { pattern: "TODO", context: 1, limit: 5 },
+    { pattern: "TODO", path: `${TREE}/src/../src` }, { pattern: "TODO", path: "missing/../context.txt", limit: 1 },
+    { pattern: "TODO", path: `file://${TREE}/src` }, { pattern: "TODO", path: "@src/main.go" }, { pattern: "needle", path: "big/many.txt", limit: 300 },
+    { pattern: "needle", path: "big/many.txt", limit: 299, context: 2 }, { pattern: "TODO", path: "context.txt", limit: 4294967296 },
+    { pattern: "TODO", path: "context.txt", limit: 1e300 }, { pattern: "TODO", path: "src/main.go", context: 1e300 }, { pattern: "TODO", path: "src/main.go", glob: "*.txt" },
+  ];
+  for (const p of g1) grepCases.push({ root: TREE, params: p });
+  // pi 0.73 matches a glob with '/' against the path relative to its
+  // working directory (difference 4, docs/pi-tools.md); pi 1.x, as fscache,
+  // relative to the searched directory
+  if (LINE === "1") {
+    grepCases.push({ root: TREE, params: { pattern: "TODO", path: "src", glob: "util/*.go" } });
+    grepCases.push({ root: TREE, params: { pattern: "TODO", path: "src", glob: "**/sub/*.go", context: 1 } });
+  }
 
   for (const p of [".", "src", "src/util", ".config", "bulk/dir0", "bulk", "missing", "README.md", "really-empty", "empty-dir", "link-src", "node_modules", "space dir"]) {
     lsCases.push({ root: TREE, params: { path: p } });
   }
   for (const limit of [0, 1, 3, 10, 500]) lsCases.push({ root: TREE, params: { limit } });
   lsCases.push({ root: TREE, params: { path: "bulk/dir1", limit: 100 } });
+  for (const limit of [2.5, -3, 0.5]) lsCases.push({ root: TREE, params: { limit } });
+  for (const p of [`${TREE}/src/../src/`, `file://${TREE}/src`, "@src", "src/util/../util"]) lsCases.push({ root: TREE, params: { path: p } });
   lsCases.push({ root: TREE, params: {} });
   for (const p of [".", "runtime", "sort", "internal", "cmd/go/internal", "net/http", "archive/tar/testdata"]) lsCases.push({ root: GOROOT_SRC, params: { path: p } });
   lsCases.push({ root: GOROOT_SRC, params: { path: "runtime", limit: 50 } });
@@ -268,9 +313,24 @@ function isDirParam(c) {
   const p = c.params.path;
   if (!p) return true;
   try {
-    return execFileSync("sh", ["-c", 'test -d "$1" && echo d', "-", path.resolve(c.root, p)], { encoding: "utf8" }).trim() === "d";
+    const where = p.startsWith("file://") ? fileURLToPath(p) : path.resolve(c.root, p.replace(/^@/, ""));
+    return execFileSync("sh", ["-c", 'test -d "$1" && echo d', "-", where], { encoding: "utf8" }).trim() === "d";
   } catch {
     return false;
+  }
+}
+
+// Every call is compared, and every difference reported, before a test fails.
+async function check(failures, fn) {
+  try {
+    await fn();
+  } catch (err) {
+    if (!(err instanceof assert.AssertionError)) throw err;
+    const show = (v) => {
+      const j = JSON.stringify(v) ?? String(v);
+      return j.length > 2000 ? `${j.slice(0, 2000)}...` : j;
+    };
+    failures.push(`${err.message}\n  ours: ${show(err.actual)}\n  pi:   ${show(err.expected)}`);
   }
 }
 
@@ -284,24 +344,30 @@ after(() => {
 });
 
 test("find: the built-in's answers", async () => {
+  const failures = [];
   for (const c of findCases) {
     process.chdir(c.root);
-    await compare("find", c, pi.createFindToolDefinition(c.root), createFindOverride(c.root));
+    await check(failures, () => compare("find", c, pi.createFindToolDefinition(c.root), createFindOverride(c.root)));
   }
+  assert.deepEqual(failures, [], `${failures.length} find calls differ`);
 });
 
 test("grep: the built-in's answers", async () => {
+  const failures = [];
   for (const c of grepCases) {
     process.chdir(c.root); // rg matches --glob against paths relative to its working directory
-    await compare("grep", c, pi.createGrepToolDefinition(c.root), createGrepOverride(c.root));
+    await check(failures, () => compare("grep", c, pi.createGrepToolDefinition(c.root), createGrepOverride(c.root)));
   }
+  assert.deepEqual(failures, [], `${failures.length} grep calls differ`);
 });
 
 test("ls: the built-in's answers", async () => {
+  const failures = [];
   for (const c of lsCases) {
     process.chdir(c.root);
-    await compare("ls", c, pi.createLsToolDefinition(c.root), createLsOverride(c.root));
+    await check(failures, () => compare("ls", c, pi.createLsToolDefinition(c.root), createLsOverride(c.root)));
   }
+  assert.deepEqual(failures, [], `${failures.length} ls calls differ`);
 });
 
 test("at least 200 calls compared", () => {

@@ -1,8 +1,9 @@
 // Helpers shared by the find, grep and ls overrides: pi's path resolution
-// (path-utils.js of pi 0.73.1, which pi does not export), abort handling,
-// and fd's sort order.
+// (path-utils.js of pi 0.73.1 and utils/paths.js of pi 1.x, which pi does
+// not export), abort handling, and fd's sort order.
 import * as os from "node:os";
-import { isAbsolute, resolve as resolvePath } from "node:path";
+import { isAbsolute, join, resolve as resolvePath } from "node:path";
+import { fileURLToPath } from "node:url";
 
 /**
  * The `cache` option of the find and grep overrides' fscache calls: false.
@@ -17,6 +18,14 @@ import { isAbsolute, resolve as resolvePath } from "node:path";
  * either way; first calls 2 to 4 times less without.
  */
 export const CACHE = false;
+
+/**
+ * A count for fscache's u32 options (maxResults, maxCount), which convert
+ * as ToUint32 does (4294967296 would be 0): a larger count is no cap.
+ */
+export function u32Cap(n) {
+  return n > 0xffffffff ? undefined : n;
+}
 
 const UNICODE_SPACES = /[\u00A0\u2000-\u200A\u202F\u205F\u3000]/g;
 
@@ -34,6 +43,35 @@ export function resolveToCwd(filePath, cwd) {
   const expanded = expandPath(filePath);
   if (isAbsolute(expanded)) return expanded;
   return resolvePath(cwd, expanded);
+}
+
+// pi 1.x's normalizePath (utils/paths.js) on POSIX: for a tool's path
+// argument Unicode spaces made plain and a leading '@' dropped; then '~'
+// expanded and a file:// URL turned into its path.
+function normalizePath1(input, toolArg) {
+  let normalized = toolArg ? input.replace(UNICODE_SPACES, " ") : input;
+  if (toolArg && normalized.startsWith("@")) normalized = normalized.slice(1);
+  const home = os.homedir();
+  if (normalized === "~") return home;
+  if (normalized.startsWith("~/")) return join(home, normalized.slice(2));
+  if (/^file:\/\//.test(normalized)) return fileURLToPath(normalized);
+  return normalized;
+}
+
+/**
+ * pi 1.x's resolveToCwd (resolvePath with normalizeUnicodeSpaces and
+ * stripAtPrefix): as pi 0.73's, but an absolute path is normalized too
+ * ('..' and a trailing '/' resolved), a file:// URL is taken as its path,
+ * and cwd is normalized as well.
+ */
+export function resolveToCwd1(filePath, cwd) {
+  const normalized = normalizePath1(filePath, true);
+  return isAbsolute(normalized) ? resolvePath(normalized) : resolvePath(normalizePath1(cwd, false), normalized);
+}
+
+/** resolveToCwd as the host resolves paths: host.paths "1" (pi 1.x) or "0.73". */
+export function resolveAsHost(host, filePath, cwd) {
+  return host?.paths === "1" ? resolveToCwd1(filePath, cwd) : resolveToCwd(filePath, cwd);
 }
 
 /** The error pi's tools reject with when their signal aborts. */

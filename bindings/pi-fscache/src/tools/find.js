@@ -1,12 +1,14 @@
 // pi's find tool, answered by fscache's glob over the watched snapshot
 // (see CACHE in common.js) instead of spawning fd. Same definition (name, schema,
 // description, renderers) as pi's; execute reproduces the text, details
-// and errors pi's fd-backed execute gives with fd 10 (see docs/pi-tools.md).
+// and errors the host pi's fd-backed execute gives with fd 10: pi 0.73's or
+// pi 1.x's, as host.js finds (see docs/pi-tools.md).
 import { statSync } from "node:fs";
 import { createFindToolDefinition, DEFAULT_MAX_BYTES, formatSize, truncateHead } from "@mariozechner/pi-coding-agent";
 import { native } from "../native.js";
-import { abortError, CACHE, comparePaths, isAbort, resolveToCwd } from "./common.js";
+import { abortError, CACHE, comparePaths, isAbort, resolveAsHost, u32Cap } from "./common.js";
 import { candidateOf, GlobError, globRegex, hasUppercase, parseGlob, toBytes } from "./fdglob.js";
+import { hostBehaviour } from "./host.js";
 
 const DEFAULT_LIMIT = 1000;
 const DIR = 2;
@@ -18,6 +20,7 @@ function fdError(msg) {
 // The parsed pattern's candidate and filter, by pattern (fd's glob rules
 // cost a parse and a RegExp per call otherwise).
 const compiled = new Map();
+const compiled1 = new Map(); // pi 1.x's, by search path and pattern
 const COMPILED_MAX = 256;
 
 function compile(pattern) {
@@ -42,8 +45,55 @@ function compile(pattern) {
     const cand = candidateOf(toks, fullPath, ci);
     c = { fullPath, cand, regex: cand.exact ? null : globRegex(toks, ci) };
   }
-  if (compiled.size >= COMPILED_MAX) compiled.delete(compiled.keys().next().value);
-  compiled.set(pattern, c);
+  remember(compiled, pattern, c);
+  return c;
+}
+
+function remember(map, key, c) {
+  if (map.size >= COMPILED_MAX) map.delete(map.keys().next().value);
+  map.set(key, c);
+}
+
+function parseFd(glob) {
+  try {
+    return parseGlob(glob);
+  } catch (err) {
+    if (err instanceof GlobError) throw fdError(err.message);
+    throw err;
+  }
+}
+
+/**
+ * pi 1.x's pattern (find.js of pi 1.6): a leading "./" dropped; a pattern
+ * with '/' matched against the absolute path, a relative one anchored at
+ * the search path (fd gets the glob-escaped search path + '/' + pattern,
+ * and --ignore-case when the pattern has no upper case); one without '/'
+ * against the basename. Keyed by search path too: the anchor is part of
+ * the pattern fd parses (and names in its errors).
+ */
+function compile1(pattern, searchPath) {
+  const key = `${searchPath}\0${pattern}`;
+  let c = compiled1.get(key);
+  if (c !== undefined) return c;
+  const p = pattern.replace(/^(?:\.\/)+/, "");
+  const fullPath = p.includes("/");
+  if (p === "") {
+    c = { fullPath, cand: { pattern: "**", exact: true }, regex: null };
+  } else if (fullPath && !p.startsWith("/")) {
+    const escapedRoot = searchPath.replace(/\/+$/, "").replace(/[\\*?[\]{}]/g, "\\$&");
+    const toks = parseFd(`${escapedRoot}/${p}`);
+    const ci = p === p.toLowerCase() || !hasUppercase(toks);
+    // The anchored pattern matches root + '/' + rel exactly when rel
+    // matches p as fd matches a `**/`-led pattern: the candidate is p's.
+    const cand = candidateOf(parseFd(p), true, ci);
+    c = { fullPath, cand, regex: cand.exact ? null : globRegex(toks, ci) };
+  } else {
+    const toks = parseFd(p);
+    const ci = !hasUppercase(toks);
+    const cand = candidateOf(toks, fullPath, ci);
+    c = { fullPath, cand, regex: cand.exact ? null : globRegex(toks, ci) };
+  }
+  remember(compiled1, key, c);
   return c;
 }
 
@@ -55,17 +105,27 @@ function sortedByPath(matches) {
 }
 
 /**
- * Runs one find call: the result pi's find returns, or throws its error.
- * cwd resolves a relative `path`. prof, when given, gets the time of the
- * fscache call and of the rest (`native`, `post`, in ms).
+ * Runs one find call: the result the host pi's find returns, or throws its
+ * error. cwd resolves a relative `path`. prof, when given, gets the time of
+ * the fscache call and of the rest (`native`, `post`, in ms). host (host.js;
+ * probed when not given) says whose find to answer as: pi 1.x's (patterns
+ * anchored, a limit below 1 taken as 1, the limit reported only when a
+ * result past it exists) or pi 0.73's.
  */
-export async function runFind(cwd, { pattern, path: searchDir, limit }, signal, prof) {
+export async function runFind(cwd, { pattern, path: searchDir, limit }, signal, prof, host) {
+  host ??= await hostBehaviour();
   const t0 = prof ? performance.now() : 0;
   if (signal?.aborted) throw abortError();
-  const searchPath = resolveToCwd(searchDir || ".", cwd);
-  const effectiveLimit = limit ?? DEFAULT_LIMIT;
-  // fd parses --max-results as an unsigned integer; 0 means no limit.
-  const limitArg = String(effectiveLimit);
+  const v1 = host.find === "1";
+  const searchPath = resolveAsHost(host, searchDir || ".", cwd);
+  const effectiveLimit = v1 ? Math.max(1, Math.floor(limit ?? DEFAULT_LIMIT)) : (limit ?? DEFAULT_LIMIT);
+  // fd parses --max-results as an unsigned integer; 0 means no limit. pi
+  // 1.x asks for one result past the limit.
+  const limitArg = String(v1 ? effectiveLimit + 1 : effectiveLimit);
+  if (limitArg.startsWith("-")) {
+    // fd's argument parser takes "-1" for a flag
+    throw new Error("error: The argument '--max-results <count>' requires a value but none was supplied\n\nFor more information try '--help'");
+  }
   if (!/^\d+$/.test(limitArg)) {
     throw new Error(`error: Invalid value '${limitArg}' for '--max-results <count>': invalid digit found in string\n\nFor more information try '--help'`);
   }
@@ -79,7 +139,7 @@ export async function runFind(cwd, { pattern, path: searchDir, limit }, signal, 
   if (!isDir) {
     throw new Error(`[fd error]: Search path '${searchPath}' is not a directory.\n[fd error]: No valid search paths given.`);
   }
-  const { fullPath, cand, regex } = compile(String(pattern));
+  const { fullPath, cand, regex } = v1 ? compile1(String(pattern), searchPath) : compile(String(pattern));
   let res;
   const t1 = prof ? performance.now() : 0;
   try {
@@ -90,7 +150,7 @@ export async function runFind(cwd, { pattern, path: searchDir, limit }, signal, 
       gitignore: true,
       includeNodeModules: true,
       cache: CACHE,
-      maxResults: cand.exact && maxResults > 0 ? maxResults : undefined,
+      maxResults: cand.exact && maxResults > 0 ? u32Cap(maxResults) : undefined,
       signal: signal ?? undefined,
     });
   } catch (err) {
@@ -117,8 +177,10 @@ export async function runFind(cwd, { pattern, path: searchDir, limit }, signal, 
   }
   if (!sortedByPath(matches)) matches.sort((a, b) => comparePaths(a.path, b.path));
   if (maxResults > 0 && matches.length > maxResults) matches = matches.slice(0, maxResults);
+  // pi 1.x: the result past the limit only proves that the limit cut the answer
+  const resultLimitReached = v1 ? matches.length > effectiveLimit : matches.length >= effectiveLimit;
+  if (v1 && resultLimitReached) matches = matches.slice(0, effectiveLimit);
   const relativized = matches.map((m) => (m.fileType === DIR ? `${m.path}/` : m.path));
-  const resultLimitReached = relativized.length >= effectiveLimit;
   const rawOutput = relativized.join("\n");
   const truncation = truncateHead(rawOutput, { maxLines: Number.MAX_SAFE_INTEGER });
   let resultOutput = truncation.content;
@@ -151,10 +213,11 @@ export async function runFind(cwd, { pattern, path: searchDir, limit }, signal, 
 export function createFindOverride(cwd, options = {}) {
   const base = createFindToolDefinition(cwd);
   const off = options.off;
+  hostBehaviour(); // probed now, at the extension's load, not on the first call
   // named, so that a session's tool can be told to be this one
   return { ...base, execute: fscacheFind };
   async function fscacheFind(toolCallId, params, signal, onUpdate, ctx) {
-    const where = ctx?.cwd ?? cwd;
+    const where = ctx?.cwd || cwd;
     if (off?.()) return createFindToolDefinition(where).execute(toolCallId, params, signal, onUpdate, ctx);
     return runFind(where, params, signal);
   }

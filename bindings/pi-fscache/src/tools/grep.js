@@ -1,10 +1,12 @@
 // pi's grep tool, answered by fscache's grep (the scan cache and its
 // trigram index) instead of spawning rg. Same definition as pi's; execute
-// formats lines as pi's rg-backed execute does: the match line's text as rg
-// reports it (the raw line, every '\r' removed), or with context the blocks
-// pi cuts from the file itself (one per match, overlapping blocks repeated),
-// both from the lines fscache hands with each match (`rawLines`: the bytes
-// it searched), never from a read of the file after the search.
+// formats lines as the host pi's rg-backed execute does, from the lines
+// fscache hands with each match (`rawLines`: the bytes it searched), never
+// from a read of the file after the search. pi 0.73: the match line's text
+// as rg reports it (the raw line, every '\r' removed), or with context the
+// blocks pi cuts from the file itself (one per match, overlapping blocks
+// repeated). pi 1.x (host.js): every line as rg reports it, only its line
+// ending removed, context as rg gives it (each line once).
 import { statSync } from "node:fs";
 import path from "node:path";
 import {
@@ -15,8 +17,9 @@ import {
   truncateLine,
 } from "@mariozechner/pi-coding-agent";
 import { native } from "../native.js";
-import { abortError, CACHE, isAbort, resolveToCwd } from "./common.js";
+import { abortError, CACHE, isAbort, resolveAsHost, u32Cap } from "./common.js";
 import { GlobError, globRegex, parseGlob, toBytes } from "./fdglob.js";
+import { hostBehaviour } from "./host.js";
 
 const DEFAULT_LIMIT = 100;
 const GREP_MAX_LINE_LENGTH = 500;
@@ -135,23 +138,27 @@ function piBlock(m, contextValue) {
 }
 
 /**
- * Runs one grep call: the result pi's grep returns, or throws its error.
- * prof, when given, gets the time of the fscache call and of the rest
- * (`native`, `post`, in ms). afterSearch, when given (tests), is called
- * with fscache's result before it is formatted.
+ * Runs one grep call: the result the host pi's grep returns, or throws its
+ * error. prof, when given, gets the time of the fscache call and of the
+ * rest (`native`, `post`, in ms). host (host.js; probed when not given) says
+ * whose grep to answer as, pi 1.x's or pi 0.73's. afterSearch, when given
+ * (tests), is called with fscache's result before it is formatted.
  */
-export async function runGrep(cwd, { pattern, path: searchDir, glob, ignoreCase, literal, context, limit }, signal, prof, afterSearch) {
+export async function runGrep(cwd, { pattern, path: searchDir, glob, ignoreCase, literal, context, limit }, signal, prof, host, afterSearch) {
+  host ??= await hostBehaviour();
   const t0 = prof ? performance.now() : 0;
   if (signal?.aborted) throw abortError();
-  const searchPath = resolveToCwd(searchDir || ".", cwd);
+  const v1 = host.grep === "1";
+  const searchPath = resolveAsHost(host, searchDir || ".", cwd);
   let isDirectory;
   try {
     isDirectory = statSync(searchPath).isDirectory();
   } catch {
     throw new Error(`Path not found: ${searchPath}`);
   }
-  const contextValue = context && context > 0 ? context : 0;
-  const effectiveLimit = Math.max(1, limit ?? DEFAULT_LIMIT);
+  let contextValue = context && context > 0 ? context : 0;
+  let effectiveLimit = Math.max(1, limit ?? DEFAULT_LIMIT);
+  if (v1) ({ contextValue, effectiveLimit, glob } = grepArgs1(context, limit, glob));
   // rg's `--glob '!x'` excludes what x matches (a basename when x has no
   // '/'); fscache's glob only selects, so the exclusion is applied here.
   let exclude = null;
@@ -180,11 +187,12 @@ export async function runGrep(cwd, { pattern, path: searchDir, glob, ignoreCase,
       hidden: true,
       gitignore: true,
       cache: CACHE,
-      maxCount: exclude ? undefined : Math.ceil(effectiveLimit),
+      // pi 1.x: one match past the limit proves that the limit cut the answer
+      maxCount: exclude ? undefined : u32Cap(v1 ? effectiveLimit + 1 : Math.ceil(effectiveLimit)),
       // Lines as they are in the file, each match with its own context:
       // formatted here as rg and pi do, from the bytes fscache searched.
       rawLines: true,
-      context: contextValue,
+      context: Math.min(contextValue, 0xffffffff),
       signal: signal ?? undefined,
     });
   } catch (err) {
@@ -205,6 +213,14 @@ export async function runGrep(cwd, { pattern, path: searchDir, glob, ignoreCase,
       prof.post = performance.now() - t0 - prof.native;
     }
     return { content: [{ type: "text", text: "No matches found" }], details: undefined };
+  }
+  if (v1) {
+    const r = formatGrep1(matches, searchPath, isDirectory, contextValue, effectiveLimit);
+    if (prof) {
+      prof.native = t2 - t1;
+      prof.post = performance.now() - t0 - prof.native;
+    }
+    return r;
   }
   const matchLimitReached = matches.length >= effectiveLimit;
   let linesTruncated = false;
@@ -264,6 +280,107 @@ export async function runGrep(cwd, { pattern, path: searchDir, glob, ignoreCase,
   };
 }
 
+// ---- pi 1.x's grep (grep.js of pi 1.6) ------------------------------------
+
+/**
+ * pi 1.x's context, limit and glob: context and limit floored (context at
+ * most 2^53 - 1, the limit at least 1), a leading "./" dropped from the
+ * glob (after a '!').
+ */
+function grepArgs1(context, limit, glob) {
+  return {
+    contextValue: context && context > 0 ? Math.min(Math.floor(context), Number.MAX_SAFE_INTEGER) : 0,
+    effectiveLimit: Math.max(1, Math.floor(limit ?? DEFAULT_LIMIT)),
+    glob: glob ? glob.replace(/^(!?)(?:\.\/)+/, "$1") : glob,
+  };
+}
+
+// A line as pi 1.x prints it: rg's text of the line (fscache's raw line,
+// invalid UTF-8 replaced, as pi decodes rg's base64 `bytes`), only the line
+// ending removed: a lone '\r' inside the line is kept; a UTF-8 BOM dropped
+// from line 1, as rg does.
+function lineText1(raw, n) {
+  let str = raw.endsWith("\n") ? raw.slice(0, -1) : raw;
+  if (str.endsWith("\r")) str = str.slice(0, -1);
+  return n === 1 && str.charCodeAt(0) === 0xfeff ? str.slice(1) : str;
+}
+
+/**
+ * pi 1.x's output for fscache's matches (in path order, one past the limit
+ * at most): the first `limit` matches, with context as rg --context gives
+ * it: each file's lines within `context` of a match, each once, a match
+ * line marked ':'. Lines after the last match kept (its trailing context)
+ * are all context lines, a further match among them too, as pi prints
+ * them; the limit is reported when a match past it exists. The lines are
+ * those fscache searched (rawLines: each match with its own context, as
+ * far as the file has lines), never read again.
+ */
+function formatGrep1(matches, searchPath, isDirectory, contextValue, effectiveLimit) {
+  const matchLimitReached = matches.length > effectiveLimit;
+  const kept = matchLimitReached ? matches.slice(0, effectiveLimit) : matches;
+  let linesTruncated = false;
+  const outputLines = [];
+  const push = (relativePath, n, text, isMatch) => {
+    const { text: t, wasTruncated } = truncateLine(text);
+    if (wasTruncated) linesTruncated = true;
+    outputLines.push(isMatch ? `${relativePath}:${n}: ${t}` : `${relativePath}-${n}- ${t}`);
+  };
+  for (let i = 0; i < kept.length; ) {
+    // a file's matches are adjacent, in line order
+    let j = i + 1;
+    while (j < kept.length && kept[j].path === kept[i].path) j++;
+    const abs = isDirectory ? path.join(searchPath, kept[i].path) : kept[i].path;
+    const relativePath = isDirectory && kept[i].path && !kept[i].path.startsWith("..") ? kept[i].path : path.basename(abs);
+    if (contextValue === 0) {
+      for (let k = i; k < j; k++) push(relativePath, kept[k].lineNumber, lineText1(kept[k].line, kept[k].lineNumber), true);
+    } else {
+      // every line the kept matches bring (theirs and their context), by number
+      const text = new Map();
+      const isMatch = new Set();
+      for (let k = i; k < j; k++) {
+        const m = kept[k];
+        isMatch.add(m.lineNumber);
+        text.set(m.lineNumber, m.line);
+        for (const l of m.contextBefore ?? []) if (!text.has(l.lineNumber)) text.set(l.lineNumber, l.line);
+        for (const l of m.contextAfter ?? []) if (!text.has(l.lineNumber)) text.set(l.lineNumber, l.line);
+      }
+      let done = 0; // the last line printed
+      for (let k = i; k < j; k++) {
+        const m = kept[k];
+        const n = m.lineNumber;
+        // the engine's context stops at the file's first and last lines
+        const from = Math.max(done + 1, n - (m.contextBefore?.length ?? 0));
+        const to = Math.max(n + (m.contextAfter?.length ?? 0), n);
+        for (let line = from; line <= to; line++) push(relativePath, line, lineText1(text.get(line) ?? "", line), isMatch.has(line));
+        done = Math.max(done, to);
+      }
+    }
+    i = j;
+  }
+  const rawOutput = outputLines.join("\n");
+  const truncation = truncateHead(rawOutput, { maxLines: Number.MAX_SAFE_INTEGER });
+  let output = truncation.content;
+  const details = {};
+  const notices = [];
+  if (matchLimitReached) {
+    notices.push(`${effectiveLimit} matches limit reached. Use limit=${effectiveLimit * 2} for more, or refine pattern`);
+    details.matchLimitReached = effectiveLimit;
+  }
+  if (truncation.truncated) {
+    notices.push(`${formatSize(DEFAULT_MAX_BYTES)} limit reached`);
+    details.truncation = truncation;
+  }
+  if (linesTruncated) {
+    notices.push(`Some lines truncated to ${GREP_MAX_LINE_LENGTH} chars. Use read tool to see full lines`);
+    details.linesTruncated = true;
+  }
+  if (notices.length > 0) output += `\n\n[${notices.join(". ")}]`;
+  return {
+    content: [{ type: "text", text: output }],
+    details: Object.keys(details).length > 0 ? details : undefined,
+  };
+}
+
 /**
  * pi's grep tool definition with execute served by fscache. options.off,
  * when given, is asked at each call: when it returns true the call is
@@ -273,11 +390,12 @@ export async function runGrep(cwd, { pattern, path: searchDir, glob, ignoreCase,
 export function createGrepOverride(cwd, options = {}) {
   const base = createGrepToolDefinition(cwd);
   const off = options.off;
+  hostBehaviour(); // probed now, at the extension's load, not on the first call
   // named, so that a session's tool can be told to be this one
   return { ...base, execute: fscacheGrep };
   async function fscacheGrep(toolCallId, params, signal, onUpdate, ctx) {
-    const where = ctx?.cwd ?? cwd;
+    const where = ctx?.cwd || cwd;
     if (off?.()) return createGrepToolDefinition(where).execute(toolCallId, params, signal, onUpdate, ctx);
-    return runGrep(where, params, signal, undefined, options.afterSearch);
+    return runGrep(where, params, signal, undefined, undefined, options.afterSearch);
   }
 }

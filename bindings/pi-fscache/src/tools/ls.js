@@ -6,20 +6,24 @@
 import { existsSync, readdirSync, statSync } from "node:fs";
 import nodePath from "node:path";
 import { createLsToolDefinition, DEFAULT_MAX_BYTES, formatSize, truncateHead } from "@mariozechner/pi-coding-agent";
-import { abortError, resolveToCwd } from "./common.js";
+import { abortError, resolveAsHost } from "./common.js";
+import { hostBehaviour } from "./host.js";
 
 const DEFAULT_LIMIT = 500;
 const collator = new Intl.Collator(); // what String.prototype.localeCompare uses without arguments
 
 /**
- * Runs one ls call: the result pi's ls returns, or throws its error. prof,
- * when given, gets its time as `post` (`native` 0: no fscache call).
+ * Runs one ls call: the result the host pi's ls returns, or throws its
+ * error. prof, when given, gets its time as `post` (`native` 0: no fscache
+ * call). host (host.js; probed when not given) says whose ls to answer as:
+ * pi 1.x's takes a limit below 1 as 1 and drops a fraction.
  */
-export async function runLs(cwd, { path, limit }, signal, prof) {
+export async function runLs(cwd, { path, limit }, signal, prof, host) {
+  host ??= await hostBehaviour();
   const t0 = prof ? performance.now() : 0;
   if (signal?.aborted) throw abortError();
-  const dirPath = resolveToCwd(path || ".", cwd);
-  const effectiveLimit = limit ?? DEFAULT_LIMIT;
+  const dirPath = resolveAsHost(host, path || ".", cwd);
+  const effectiveLimit = host.ls === "1" ? Math.max(1, Math.floor(limit ?? DEFAULT_LIMIT)) : (limit ?? DEFAULT_LIMIT);
   if (!existsSync(dirPath)) throw new Error(`Path not found: ${dirPath}`);
   if (!statSync(dirPath).isDirectory()) throw new Error(`Not a directory: ${dirPath}`);
   let dirents;
@@ -86,10 +90,11 @@ export async function runLs(cwd, { path, limit }, signal, prof) {
 export function createLsOverride(cwd, options = {}) {
   const base = createLsToolDefinition(cwd);
   const off = options.off;
+  hostBehaviour(); // probed now, at the extension's load, not on the first call
   // named, so that a session's tool can be told to be this one
   return { ...base, execute: fscacheLs };
   async function fscacheLs(toolCallId, params, signal, onUpdate, ctx) {
-    const where = ctx?.cwd ?? cwd;
+    const where = ctx?.cwd || cwd;
     if (off?.()) return createLsToolDefinition(where).execute(toolCallId, params, signal, onUpdate, ctx);
     return runLs(where, params, signal);
   }
