@@ -123,17 +123,23 @@ function piBlock(m, contextValue) {
     for (const l of after) out.push([l.lineNumber, l.line, false]);
     return out.map(([k, t, isMatch]) => [k, t.replace(/\r?\n$/, ""), isMatch]);
   }
-  const start = n - before.length; // max(1, n - contextValue)
+  // The engine was asked for ceil(contextValue) lines each side.
+  const asked = Math.ceil(contextValue);
+  const first = n - before.length; // the first line the engine handed
   const text = before.map((l) => l.line).join("") + m.line + after.map((l) => l.line).join("");
   const pieces = piSplit(text);
   // Fewer lines after than asked for: the file ends with the block, and
   // pi's last piece (after a final "\n": "") is a line of its own. Else
   // the piece after the block's last "\n" is the next line's start.
-  const eof = after.length < contextValue || !text.endsWith("\n");
+  const eof = after.length < asked || !text.endsWith("\n");
   if (!eof) pieces.pop();
-  const total = eof ? start - 1 + pieces.length : Infinity;
+  const total = eof ? first - 1 + pieces.length : Infinity;
+  // pi's arithmetic, a fractional context included: its line numbers step
+  // by 1 from max(1, n - context), a non-integer one naming no line (shown
+  // empty, and never the match's).
+  const start = contextValue > 0 ? Math.max(1, n - contextValue) : n;
   const end = contextValue > 0 ? Math.min(total, n + contextValue) : n;
-  for (let k = start; k <= end; k++) out.push([k, pieces[k - start] ?? "", k === n]);
+  for (let k = start; k <= end; k++) out.push([k, Number.isInteger(k) ? (pieces[k - first] ?? "") : "", k === n]);
   return out;
 }
 
@@ -192,7 +198,7 @@ export async function runGrep(cwd, { pattern, path: searchDir, glob, ignoreCase,
       // Lines as they are in the file, each match with its own context:
       // formatted here as rg and pi do, from the bytes fscache searched.
       rawLines: true,
-      context: Math.min(contextValue, 0xffffffff),
+      context: Math.min(Math.ceil(contextValue), 0xffffffff),
       signal: signal ?? undefined,
     });
   } catch (err) {
