@@ -258,6 +258,20 @@ export async function runGrep(cwd, { pattern, path: searchDir, glob, ignoreCase,
     // cuts it, as every context block, from the file decoded as a whole.
     for (const [k, text, isMatch] of piBlock(m, contextValue)) push(relativePath, k, text, isMatch);
   }
+  const r = grepAnswer(outputLines, matchLimitReached, effectiveLimit, linesTruncated);
+  if (prof) {
+    prof.native = t2 - t1;
+    prof.post = performance.now() - t0 - prof.native;
+  }
+  return r;
+}
+
+/**
+ * pi's grep result for its output lines (both lines format the same): the
+ * text cut at pi's byte limit, then the notices of the match limit, the
+ * byte limit and truncated lines, each with its details field.
+ */
+function grepAnswer(outputLines, matchLimitReached, effectiveLimit, linesTruncated) {
   const rawOutput = outputLines.join("\n");
   const truncation = truncateHead(rawOutput, { maxLines: Number.MAX_SAFE_INTEGER });
   let output = truncation.content;
@@ -276,10 +290,6 @@ export async function runGrep(cwd, { pattern, path: searchDir, glob, ignoreCase,
     details.linesTruncated = true;
   }
   if (notices.length > 0) output += `\n\n[${notices.join(". ")}]`;
-  if (prof) {
-    prof.native = t2 - t1;
-    prof.post = performance.now() - t0 - prof.native;
-  }
   return {
     content: [{ type: "text", text: output }],
     details: Object.keys(details).length > 0 ? details : undefined,
@@ -363,28 +373,7 @@ function formatGrep1(matches, searchPath, isDirectory, contextValue, effectiveLi
     }
     i = j;
   }
-  const rawOutput = outputLines.join("\n");
-  const truncation = truncateHead(rawOutput, { maxLines: Number.MAX_SAFE_INTEGER });
-  let output = truncation.content;
-  const details = {};
-  const notices = [];
-  if (matchLimitReached) {
-    notices.push(`${effectiveLimit} matches limit reached. Use limit=${effectiveLimit * 2} for more, or refine pattern`);
-    details.matchLimitReached = effectiveLimit;
-  }
-  if (truncation.truncated) {
-    notices.push(`${formatSize(DEFAULT_MAX_BYTES)} limit reached`);
-    details.truncation = truncation;
-  }
-  if (linesTruncated) {
-    notices.push(`Some lines truncated to ${GREP_MAX_LINE_LENGTH} chars. Use read tool to see full lines`);
-    details.linesTruncated = true;
-  }
-  if (notices.length > 0) output += `\n\n[${notices.join(". ")}]`;
-  return {
-    content: [{ type: "text", text: output }],
-    details: Object.keys(details).length > 0 ? details : undefined,
-  };
+  return grepAnswer(outputLines, matchLimitReached, effectiveLimit, linesTruncated);
 }
 
 /**
