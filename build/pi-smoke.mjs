@@ -30,9 +30,14 @@ const read = ext.tools.get("read").definition;
 const sm = SessionManager.inMemory(cwd);
 const ctx = { cwd, sessionManager: sm, ui: { notify() {} } };
 let n = 0;
+const usage = { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, totalTokens: 0, cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0, total: 0 } };
+// As pi runs a tool: the model's call appended first (a read no visible
+// message made is a program's, answered by pi's own read), then the result.
 async function readOnce() {
   const id = `c${++n}`;
-  const r = await read.execute(id, { path: "hello.txt" }, undefined, undefined, ctx);
+  const args = { path: "hello.txt" };
+  sm.appendMessage({ role: "assistant", content: [{ type: "toolCall", id, name: "read", arguments: args }], api: "faux", provider: "faux", model: "faux", usage, stopReason: "toolUse", timestamp: Date.now() });
+  const r = await read.execute(id, args, undefined, undefined, ctx);
   sm.appendMessage({ role: "toolResult", toolCallId: id, toolName: "read", content: r.content, details: r.details, isError: false, timestamp: Date.now() });
   return r.content[0].text;
 }

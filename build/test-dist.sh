@@ -46,7 +46,13 @@ mkdir -p "$bin"
 ln -s "$(realpath "$(command -v node)")" "$bin/node"
 ln -s "$(realpath "$(command -v npm)")" "$bin/npm"
 ln -s "$(realpath "$bun")" "$bin/bun"
-run() { env -i HOME="$HOME" TMPDIR="${TMPDIR:-/tmp}" PATH="$bin" npm_config_cache="$cache/npm" "$@"; }
+# The environment is emptied but for what npm needs to reach the registry
+# (a CA bundle where the network needs one).
+keep=()
+for v in NODE_EXTRA_CA_CERTS SSL_CERT_FILE npm_config_cafile https_proxy HTTPS_PROXY http_proxy HTTP_PROXY no_proxy NO_PROXY; do
+	if [ -n "${!v:-}" ]; then keep+=("$v=${!v}"); fi
+done
+run() { env -i "${keep[@]}" HOME="$HOME" TMPDIR="${TMPDIR:-/tmp}" PATH="$bin" npm_config_cache="$cache/npm" "$@"; }
 for tool in go cc gcc; do
 	if run sh -c "command -v $tool" >/dev/null 2>&1; then echo "test-dist: $tool is on the test PATH" >&2; exit 1; fi
 done
@@ -210,12 +216,12 @@ pi_line() {
 	EOF
 	# --ignore-scripts: some of pi's dependencies run install scripts through sh,
 	# which this PATH does not have (ours have none).
-	(cd "$dir" && env -i HOME="$HOME" TMPDIR="${TMPDIR:-/tmp}" PATH="$dir/bin" npm_config_cache="$cache/npm" \
+	(cd "$dir" && env -i "${keep[@]}" HOME="$HOME" TMPDIR="${TMPDIR:-/tmp}" PATH="$dir/bin" npm_config_cache="$cache/npm" \
 		npm install --no-audit --no-fund --loglevel=error --ignore-scripts)
 	test ! -L "$dir/node_modules/fscache-native"
 	printf 'hello\nworld\n' >"$dir/hello.txt"
 	cp "$here/pi-smoke.mjs" "$dir/"
-	(cd "$dir" && env -i HOME="$HOME" TMPDIR="${TMPDIR:-/tmp}" PATH="$dir/bin" node pi-smoke.mjs "$name")
+	(cd "$dir" && env -i "${keep[@]}" HOME="$HOME" TMPDIR="${TMPDIR:-/tmp}" PATH="$dir/bin" node pi-smoke.mjs "$name")
 }
 pi_line @earendil-works/pi-coding-agent "$node22"
 pi_line @mariozechner/pi-coding-agent "$(command -v node)"
