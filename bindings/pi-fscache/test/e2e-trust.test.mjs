@@ -1,6 +1,7 @@
 // Issue 44 end to end, in a real pi agent session on each pi line (the
-// faux provider scripting the model, this package loaded from its
-// directory as `pi install` loads it): marker, diff, then pi's own
+// faux provider scripting the model, this package installed by the line's
+// own `pi install` and loaded by pi's resource loader from the settings that
+// wrote): marker, diff, then pi's own
 // compact() keeping the marker and the diff but summarizing the full
 // reads they stood on (both files sent in full next), a full read the
 // compaction kept (still the marker, seed 004). On pi 1.x, a second
@@ -14,7 +15,8 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { LINE, createFauxSession, isSummaryRequest, pi, piAi } from "./pi-line.mjs";
+import { spawnSync } from "node:child_process";
+import { LINE, createFauxSession, isSummaryRequest, pi, piAi, piCommand } from "./pi-line.mjs";
 
 const { DefaultResourceLoader, SessionManager, SettingsManager } = pi;
 const { fauxAssistantMessage, fauxText, fauxToolCall } = piAi;
@@ -59,7 +61,14 @@ async function setup(t, files, { extra = [] } = {}) {
   fs.mkdirSync(cwd, { mode: 0o700 });
   fs.mkdirSync(agentDir, { mode: 0o700 });
   for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(cwd, name), text);
-  const paths = [PKG];
+  // `pi install <dir>`, as users add the package, in this test's own HOME
+  // and agent directory
+  const env = { ...process.env, HOME: root, PI_CODING_AGENT_DIR: agentDir };
+  delete env.PI_FSCACHE_READ;
+  const [exe, ...installArgs] = piCommand("install", PKG);
+  const installed = spawnSync(exe, installArgs, { cwd: root, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 120000 });
+  assert.equal(installed.status, 0, `pi install: exit ${installed.status}\n${installed.stdout}${installed.stderr}`);
+  const paths = [];
   for (const [name, src] of extra) {
     const p = path.join(root, name);
     fs.writeFileSync(p, src);
@@ -72,10 +81,16 @@ async function setup(t, files, { extra = [] } = {}) {
     assert.ok(step, "the model was called more often than scripted");
     return step;
   };
-  const settingsManager = SettingsManager.inMemory({ compaction: { enabled: false, keepRecentTokens: 1000000 } });
+  const settingsManager = SettingsManager.create(cwd, agentDir);
+  settingsManager.applyOverrides({ compaction: { enabled: false, keepRecentTokens: 1000000 } });
   const resourceLoader = new DefaultResourceLoader({ cwd, agentDir, settingsManager, additionalExtensionPaths: paths });
   await resourceLoader.reload();
-  assert.deepEqual(resourceLoader.getExtensions().errors, [], "the extensions load");
+  const loaded = resourceLoader.getExtensions();
+  assert.deepEqual(loaded.errors, [], "the extensions load");
+  assert.ok(
+    loaded.extensions.some((e) => e.path === path.join(PKG, "index.js")),
+    "the package is loaded from the settings pi install wrote",
+  );
   const sessionManager = SessionManager.inMemory(cwd);
   const { session, faux } = await createFauxSession(t, {
     provider: "faux-e2e-trust",
