@@ -13,8 +13,9 @@ import { createHash } from "node:crypto";
 import { LINE, linesOf, pi } from "./pi-line.mjs";
 
 const { SessionManager, createReadToolDefinition } = pi;
-import registerRead, { CUSTOM_TYPE } from "../src/read/index.js";
+import { CUSTOM_TYPE } from "../src/read/index.js";
 import { appendToolCall } from "./session-helpers.mjs";
+import { Harness as BaseHarness } from "./read-harness.mjs";
 
 const tmpRoot = fs.mkdtempSync(path.join(os.tmpdir(), "pi-fscache-matrix-"));
 test.after(() => fs.rmSync(tmpRoot, { recursive: true, force: true }));
@@ -28,39 +29,12 @@ function workdir() {
 const lines = (n, f = (i) => `line ${i} of the file`) => Array.from({ length: n }, (_, i) => f(i + 1)).join("\n") + "\n";
 const sha = (s) => createHash("sha256").update(s).digest("hex");
 
-/** A fake ExtensionAPI whose appendEntry writes to the harness's session, as pi's does. */
-function fakePi(h) {
-  const pi = {
-    tools: new Map(),
-    commands: new Map(),
-    handlers: new Map(),
-    flags: new Map(),
-    registerTool: (t) => pi.tools.set(t.name, t),
-    registerCommand: (n, o) => pi.commands.set(n, o),
-    registerFlag: (n, o) => pi.flags.set(n, o.default),
-    getFlag: (n) => pi.flags.get(n),
-    on: (e, fn) => pi.handlers.set(e, [...(pi.handlers.get(e) ?? []), fn]),
-    appendEntry: (type, data) => h.sm.appendCustomEntry(type, data),
-  };
-  return pi;
-}
-
-class Harness {
-  constructor(cwd, sm = SessionManager.inMemory(cwd)) {
-    this.cwd = cwd;
-    this.sm = sm;
-    this.notes = [];
-    this.pi = fakePi(this);
-    this.reg = registerRead(this.pi, { env: {} });
-    this.tool = this.pi.tools.get("read");
-    if (this.sm.getLeafId() === null) this.user("start");
-  }
-  ctx() {
-    return { cwd: this.cwd, sessionManager: this.sm, ui: { notify: (m, l) => this.notes.push([l, m]) }, model: undefined };
-  }
-  user(text = "go") {
-    return this.sm.appendMessage({ role: "user", content: [{ type: "text", text }], timestamp: Date.now() });
-  }
+/**
+ * read-harness.mjs's harness with any of the package's tools run as pi runs
+ * them (the call appended, the tool run, its result appended); read() here
+ * goes through it.
+ */
+class Harness extends BaseHarness {
   assistantCall(name, args) {
     return appendToolCall(this.sm, name, args);
   }
@@ -81,9 +55,6 @@ class Harness {
   }
   read(args) {
     return this.call("read", typeof args === "string" ? { path: args } : args);
-  }
-  async command(name, args) {
-    await this.pi.commands.get(name).handler(args, this.ctx());
   }
 }
 
