@@ -196,12 +196,13 @@ export default function registerRead(pi, options = {}) {
       nested = true;
     }
     const lineCount = await hostLineCount(createReadToolDefinition);
-    const serve = (b) => native.readCache({ path, cwd, offset, limit, pathKey: resolved.pathKey, bases: b, signal, lineCount });
+    const serve = (b, noStore = false) => native.readCache({ path, cwd, offset, limit, pathKey: resolved.pathKey, bases: b, signal, lineCount, noStore });
     if (nested) {
       // Never a file pi's read would block on (a FIFO, a device: §14): the
-      // engine refuses those with its error, as for the model's reads.
+      // engine refuses those with its error, as for the model's reads. Its
+      // answer is not used, so nothing goes to the object store.
       try {
-        await serve({});
+        await serve({}, true);
       } catch (err) {
         const code = errorWithCode(err);
         if (code === "cancelled" || signal?.aborted) throw new Error("Operation aborted");
