@@ -1,0 +1,116 @@
+// readcache-view.js: the model's line-level copy and the judge of a
+// request's messages (issues 48, 49), on a toy adapter: a result's content
+// is JSON of its record, as an agent package's adapter would parse its own
+// format.
+import test from "node:test";
+import assert from "node:assert/strict";
+import { ModelCopy, digestLines, judge, parseUnifiedDiff, rebuild, spanOf, stands } from "../readcache-view.js";
+
+const lines = (start, texts) => texts.map((t, i) => [start + i, t]);
+
+test("learn: a whole-file read replaces the copy, a range overwrites its lines", () => {
+  const c = new ModelCopy();
+  c.learn("/a", lines(1, ["a", "b", "c", "d"]), { replace: true });
+  c.learn("/a", lines(2, ["B"]));
+  assert.deepEqual([...c.lines("/a")], lines(1, ["a", "B", "c", "d"]));
+  c.learn("/a", lines(1, ["x"]), { replace: true });
+  assert.deepEqual([...c.lines("/a")], [[1, "x"]]);
+  assert.equal(c.prefix("/a"), 1);
+});
+
+test("digest: equal for equal lines, undefined when a line is missing, range-sensitive", () => {
+  const c = new ModelCopy();
+  c.learn("/a", lines(1, ["a", "b", "c"]), { replace: true });
+  assert.equal(c.digest("/a", 2, 3), digestLines(lines(2, ["b", "c"])));
+  assert.notEqual(c.digest("/a", 1, 2), digestLines(lines(2, ["a", "b"])));
+  assert.equal(c.digest("/a", 2, 4), undefined);
+  assert.equal(c.digest("/b", 1, 1), undefined);
+  assert.equal(digestLines([]), undefined);
+  assert.equal(digestLines([[1, "a"], [3, "c"]]), undefined);
+  assert.deepEqual(spanOf(lines(5, ["a", "b"])), [5, 6]);
+  // a line's text can hold anything: "a\nb" as one line is not "a","b"
+  assert.notEqual(digestLines(lines(1, ["a\nb"])), digestLines(lines(1, ["a", "b"])));
+});
+
+test("holdsAll: every shown line held with its text, never for none", () => {
+  const c = new ModelCopy();
+  c.learn("/a", lines(1, ["a", "b", "c"]), { replace: true });
+  assert.ok(c.holdsAll("/a", lines(2, ["b", "c"])));
+  assert.ok(!c.holdsAll("/a", lines(2, ["b", "C"])));
+  assert.ok(!c.holdsAll("/a", lines(3, ["c", "d"])));
+  assert.ok(!c.holdsAll("/a", []));
+});
+
+const DIFF = ["--- a/f", "+++ b/f", "@@ -2,3 +2,4 @@", " b", "-c", "+C", "+C2", " d", "@@ -8,0 +10,1 @@", "+tail"].join("\n");
+
+test("parseUnifiedDiff and applyDiff: hunks patch the copy, lines outside them shift", () => {
+  const hunks = parseUnifiedDiff(DIFF);
+  assert.equal(hunks.length, 2);
+  assert.deepEqual({ os: hunks[0].os, b: hunks[0].b, ns: hunks[0].ns, d: hunks[0].d }, { os: 2, b: 3, ns: 2, d: 4 });
+  assert.deepEqual({ os: hunks[1].os, b: hunks[1].b, ns: hunks[1].ns, d: hunks[1].d }, { os: 9, b: 0, ns: 10, d: 1 });
+  const c = new ModelCopy();
+  c.learn("/f", lines(1, ["a", "b", "c", "d", "e", "f", "g", "h", "i"]), { replace: true });
+  assert.ok(c.applyDiff("/f", hunks));
+  assert.deepEqual([...c.lines("/f")].sort((x, y) => x[0] - y[0]), lines(1, ["a", "b", "C", "C2", "d", "e", "f", "g", "h", "tail", "i"]));
+});
+
+test("applyDiff: a hunk that contradicts the copy forgets the file", () => {
+  const c = new ModelCopy();
+  c.learn("/f", lines(1, ["a", "b", "X", "d"]), { replace: true });
+  assert.equal(c.applyDiff("/f", parseUnifiedDiff(DIFF)), false);
+  assert.equal(c.lines("/f"), undefined);
+});
+
+// The toy adapter: assistant messages carry {calls: [{id, args}]}; a result's
+// content is the JSON of its record.
+const adapter = {
+  readCalls: (m) => m.calls ?? [],
+  record: (m) => (m.content === "pruned" ? { kind: "none" } : JSON.parse(m.content)),
+  replace: async (m, rec) => ({ ...m, content: JSON.stringify({ name: rec.name, kind: "text", shown: rec.stands_for, replace: false }) }),
+};
+const call = (id) => ({ role: "assistant", calls: [{ id, args: {} }] });
+const result = (id, rec) => ({ role: "toolResult", toolCallId: id, content: JSON.stringify(rec) });
+const text = (shown, replace = true) => ({ name: "/a", kind: "text", shown, replace });
+const marker = (start, end, shown) => ({ name: "/a", kind: "marker", start, end, digest: digestLines(shown), stands_for: shown });
+
+test("judge: a marker whose lines the request holds stays; one whose base was pruned is replaced by its text", async () => {
+  const v1 = lines(1, ["a", "b", "c"]);
+  const msgs = [call("1"), result("1", text(v1)), call("2"), result("2", marker(1, 3, v1))];
+  const kept = await judge(msgs, adapter);
+  assert.equal(kept.replaced, 0);
+  assert.equal(kept.messages, msgs);
+
+  const pruned = [call("1"), { ...result("1", text(v1)), content: "pruned" }, call("2"), result("2", marker(1, 3, v1)), call("3"), result("3", marker(2, 3, lines(2, ["b", "c"])))];
+  const fixed = await judge(pruned, adapter);
+  assert.equal(fixed.replaced, 1, "the first marker is replaced; the second then stands on its text");
+  assert.notEqual(fixed.messages, pruned);
+  assert.equal(pruned[3].content, JSON.stringify(marker(1, 3, v1)), "the messages given are never modified");
+  assert.equal(JSON.parse(fixed.messages[3].content).kind, "text");
+  assert.deepEqual([...fixed.copy.lines("/a")], v1);
+});
+
+test("judge: a marker pieced from several reads stands; a result with no visible call teaches nothing", async () => {
+  const msgs = [call("1"), result("1", text(lines(1, ["a", "b"]), false)), call("2"), result("2", text(lines(3, ["c", "d"]), false)), call("3"), result("3", marker(2, 4, lines(2, ["b", "c", "d"])))];
+  assert.equal((await judge(msgs, adapter)).replaced, 0);
+  const orphan = [result("9", text(lines(1, ["a", "b"]))), call("3"), result("3", marker(1, 2, lines(1, ["a", "b"])))];
+  assert.equal((await judge(orphan, adapter)).replaced, 1);
+});
+
+test("judge: a diff stands only on its base lines, and patches the copy", async () => {
+  const base = lines(1, ["a", "b", "c", "d", "e", "f", "g", "h", "i"]);
+  const hunks = parseUnifiedDiff(DIFF);
+  const diff = { name: "/a", kind: "diff", baseStart: 1, baseEnd: 9, baseDigest: digestLines(base), hunks, stands_for: [] };
+  const ok = await judge([call("1"), result("1", text(base)), call("2"), result("2", diff)], adapter);
+  assert.equal(ok.replaced, 0);
+  assert.equal(ok.copy.lines("/a").get(3), "C");
+  const partial = await judge([call("1"), result("1", text(base.slice(0, 5))), call("2"), result("2", diff)], adapter);
+  assert.equal(partial.replaced, 1);
+});
+
+test("rebuild: a record that does not stand is reported and teaches nothing", () => {
+  const falls = [];
+  const copy = rebuild([call("2"), result("2", marker(1, 1, lines(1, ["a"])))], adapter, { onFalls: (i) => falls.push(i) });
+  assert.deepEqual(falls, [1]);
+  assert.equal(copy.lines("/a"), undefined);
+  assert.ok(stands(copy, { kind: "opaque", name: "/a" }));
+});
