@@ -140,6 +140,7 @@ func decodeReadCache(js string, flag func() bool) (readCacheOptions, error) {
 		Bases:              d.stringMap("bases"),
 		StoreDir:           d.str("storeDir", false),
 		NoStore:            d.flag("noStore", false),
+		ObjectHash:         d.str("objectHash", false),
 		Exclude:            d.strings("exclude"),
 		MaxFileBytes:       d.size("maxFileBytes"),
 		StoreMaxBytes:      d.size("storeMaxBytes"),

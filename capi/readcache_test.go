@@ -161,6 +161,29 @@ func TestReadCacheThroughABI(t *testing.T) {
 		t.Errorf("range again: %q %q %q", rg2.OK.Mode, rg2.OK.Text, rg2.OK.Path)
 	}
 
+	// objectHash: the first read's answer again, from the store, though
+	// the file was edited since; a range of it; its errors.
+	obj := rcCall(t, "readCache", with(map[string]any{"objectHash": sha(body), "pathKey": key, "bases": map[string]string{"full": sha(body)}}))
+	wantOK(t, "objectHash", obj)
+	if obj.OK.Mode != "full" || obj.OK.Text != r.Text || obj.OK.Meta == nil || *obj.OK.Meta != *r.Meta || obj.OK.PathKey != key {
+		t.Errorf("objectHash: %q %.80q %+v", obj.OK.Mode, obj.OK.Text, obj.OK.Meta)
+	}
+	objRange := rcCall(t, "readCache", with(map[string]any{"path": "f.txt:150-151", "objectHash": sha(body)}))
+	wantOK(t, "objectHash, range", objRange)
+	if objRange.OK.Text != "line 150 of the file\nline 151 of the file\n\n[150 more lines in file. Use offset=152 to continue.]" ||
+		objRange.OK.Meta.ScopeKey != "r:150:151" || objRange.OK.Meta.ServedHash != sha(body) {
+		t.Errorf("objectHash, range: %q %+v", objRange.OK.Text, objRange.OK.Meta)
+	}
+	missing := strings.Repeat("ab", 32)
+	wantErr(t, "objectHash missing", rcCall(t, "readCache", with(map[string]any{"objectHash": missing})), "object_missing",
+		"readcache: object sha256-"+missing+".txt is missing or damaged in the read cache store "+store)
+	wantErr(t, "objectHash malformed", rcCall(t, "readCache", with(map[string]any{"objectHash": "ABC"})), "invalid_options",
+		`readcache: objectHash "ABC"`)
+	wantErr(t, "objectHash not a string", rcCall(t, "readCache", with(map[string]any{"objectHash": 1})), "invalid_options",
+		"ReadCacheOptions.objectHash")
+	wantErr(t, "objectHash with noStore", rcCall(t, "readCache", with(map[string]any{"objectHash": sha(body), "noStore": true})),
+		"invalid_options", "readcache: objectHash "+sha(body)+" with noStore")
+
 	// Errors, with the engine's codes.
 	wantErr(t, "bad range", rcCall(t, "readCache", with(map[string]any{"path": "f.txt:5-3"})), "invalid_range", "")
 	wantErr(t, "offset past the end", rcCall(t, "readCache", with(map[string]any{"offset": 999})), "offset_beyond_eof",

@@ -33,6 +33,10 @@ const (
 	// CodeStore: the object store's directory is refused (a symlink,
 	// foreign-owned, or writable by group or others); the message names it.
 	CodeStore Code = "store"
+	// CodeObjectMissing: ReadCacheOptions.ObjectHash names no intact
+	// object of the store (missing, or damaged and removed); the message
+	// names the object and the store.
+	CodeObjectMissing Code = "object_missing"
 )
 
 // ReadCacheMode is how ReadCache answered a read.
@@ -100,6 +104,16 @@ type ReadCacheOptions struct {
 	// NoStore serves without reading or writing the store, hence without
 	// diffs (default false).
 	NoStore bool
+	// ObjectHash, when set (sha256, 64 lowercase hex digits: a
+	// ReadCacheMeta.ServedHash), answers from the object store's content
+	// of that hash instead of the file: pi's read output for the read's
+	// path and range as it was when the file held that content
+	// (ReadCacheFull, Meta.ServedHash ObjectHash), whatever the file holds
+	// now or whether it still exists; for re-sending the text a marker or
+	// diff stood for. Bases are ignored and nothing is stored. A missing
+	// or damaged object is CodeObjectMissing, a refused store CodeStore;
+	// with NoStore it is CodeInvalidOptions.
+	ObjectHash string
 	// Exclude lists glob patterns of files never cached (matched against
 	// the base name, and the whole path when they contain "/"); nil: the
 	// defaults (.env*, *.pem, *.key, *.p12, ...); an empty slice: none.
@@ -239,7 +253,7 @@ type ReadCacheStoreInfo struct {
 // the caller trusts (o.Bases), keeping the content in the object store for
 // later diffs. Errors are *Error: CodeInvalidRange, CodeOffsetBeyondEOF,
 // CodeNotRegular, CodeInvalidOptions, CodeCancelled (ctx done) and
-// CodeTimeout.
+// CodeTimeout; with ObjectHash also CodeObjectMissing and CodeStore.
 func ReadCache(ctx context.Context, o ReadCacheOptions) (ReadCacheResult, error) {
 	tok := newReadCacheToken(ctx, o.TimeoutMs)
 	defer tok.Release()
@@ -248,7 +262,7 @@ func ReadCache(ctx context.Context, o ReadCacheOptions) (ReadCacheResult, error)
 	}
 	r, err := readcache.Read(readcache.Options{
 		ResolveOptions: readcache.ResolveOptions{Path: o.Path, Cwd: o.Cwd, Offset: o.Offset, Limit: o.Limit},
-		PathKey:        o.PathKey, Bases: o.Bases, StoreDir: o.StoreDir, NoStore: o.NoStore,
+		PathKey:        o.PathKey, Bases: o.Bases, StoreDir: o.StoreDir, NoStore: o.NoStore, ObjectHash: o.ObjectHash,
 		Exclude: o.Exclude, MaxFileBytes: o.MaxFileBytes, StoreMaxBytes: o.StoreMaxBytes,
 		StoreMaxAgeSeconds: o.StoreMaxAgeSeconds, LineCount: o.LineCount, Cancel: tok.Stopped,
 	})

@@ -217,3 +217,45 @@ func TestReadCacheConvertKeepsEveryField(t *testing.T) {
 	engRes, _ := readcache.Resolve(readcache.ResolveOptions{Path: "~/x:2-5", Cwd: dir})
 	same(t, "resolve", res, engRes)
 }
+
+// TestReadCacheObjectHash: ObjectHash reaches the engine: the first read's
+// answer again (every field, as the engine gives it) after the file
+// changed; CodeObjectMissing for an object not in the store,
+// CodeInvalidOptions for a malformed hash or NoStore with it.
+func TestReadCacheObjectHash(t *testing.T) {
+	dir, file, body := rcFile(t, 30)
+	store := filepath.Join(dir, "store")
+	ctx := context.Background()
+	first, err := ReadCache(ctx, ReadCacheOptions{Path: "f.txt", Cwd: dir, StoreDir: store, Offset: Int(5), Limit: Int(3)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(file, []byte("changed\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	o := ReadCacheOptions{Path: "f.txt", Cwd: dir, StoreDir: store, Offset: Int(5), Limit: Int(3), ObjectHash: sha256Hex(body)}
+	pub, err := ReadCache(ctx, o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if pub.Mode != ReadCacheFull || pub.Text != first.Text || *pub.Meta != *first.Meta || pub.Meta.ServedHash != sha256Hex(body) {
+		t.Errorf("objectHash: %q %q %+v, want %q %+v", pub.Mode, pub.Text, pub.Meta, first.Text, first.Meta)
+	}
+	eng, err := readcache.Read(readcache.Options{ResolveOptions: readcache.ResolveOptions{Path: "f.txt", Cwd: dir, Offset: Int(5), Limit: Int(3)},
+		StoreDir: store, ObjectHash: sha256Hex(body)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	same(t, "objectHash", pub, eng)
+
+	missing := strings.Repeat("0", 64)
+	o.ObjectHash = missing
+	_, err = ReadCache(ctx, o)
+	wantCode(t, "objectHash missing", err, CodeObjectMissing, "readcache: object sha256-"+missing+".txt is missing")
+	o.ObjectHash = "xyz"
+	_, err = ReadCache(ctx, o)
+	wantCode(t, "objectHash malformed", err, CodeInvalidOptions, `readcache: objectHash "xyz"`)
+	o.ObjectHash, o.NoStore = sha256Hex(body), true
+	_, err = ReadCache(ctx, o)
+	wantCode(t, "objectHash with NoStore", err, CodeInvalidOptions, "readcache: objectHash")
+}

@@ -39,7 +39,14 @@
  *   "split" (pi 0.73's line totals: a trailing newline makes a last empty
  *   line) or "lines" (pi 1.x's details.truncation: a trailing empty line
  *   is not counted, nor truncated on; the markers and diff header count
- *   the same way), another string an invalid_options error.
+ *   the same way), another string an invalid_options error; objectHash
+ *   (fscache's own; 64 lowercase hex digits, else invalid_options; not
+ *   with noStore: true) answers from the object store's content of that
+ *   hash (a meta.servedHash) instead of the file: pi's read text for the
+ *   read's path and range as when the file held that content (mode full,
+ *   meta.servedHash the hash; bases ignored, nothing stored), whatever
+ *   the file holds now; for re-sending the text a marker or diff stood
+ *   for. A missing or damaged object is object_missing.
  *   (schema/options.json holds the same table; capi's tests check this one
  *   against it.)
  *   fscache_glob, GlobOptions:
@@ -98,6 +105,7 @@
  *     bases               object  -
  *     storeDir            string  -
  *     noStore             bool    false
+ *     objectHash          string  -
  *     exclude             array   -
  *     maxFileBytes        number  -
  *     storeMaxBytes       number  -
@@ -146,6 +154,9 @@
  *     store              the object store's directory is refused (a
  *                        symlink, foreign-owned, or group/other-writable);
  *                        the message names it
+ *     object_missing     objectHash names no intact object of the store
+ *                        (missing, or damaged and removed); the message
+ *                        names the object and the store
  *
  * Result layout: the bytes of a document are part of this ABI, not only
  *   the JSON value: a caller may rely on them (the Node addon does). A
@@ -387,7 +398,7 @@ void fscache_invalidate(const char *path_or_null);
  * (every mode but baseline); storeError says why the store was not used
  * (the read was served without it). Or an error envelope: invalid_options,
  * invalid_range, offset_beyond_eof, not_regular, cancelled, timeout,
- * internal. The caller owns the string and frees it with fscache_free().
+ * internal; with objectHash also object_missing and store. The caller owns the string and frees it with fscache_free().
  */
 char *fscache_read_cache(const char *options_json, const volatile int32_t *cancel);
 

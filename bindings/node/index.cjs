@@ -312,6 +312,7 @@ const SCHEMAS = {
     bases: "stringMap",
     storeDir: "string",
     noStore: "bool",
+    objectHash: "string",
     exclude: "stringArray",
     maxFileBytes: "size",
     storeMaxBytes: "size",
@@ -513,7 +514,7 @@ function listWorkspace(options) {
 /*
  * The read cache (fscache's own). Errors reject with an Error whose `code`
  * is the library's ("invalid_range", "offset_beyond_eof", "not_regular",
- * "invalid_options", "timeout", "store", ...); a call whose signal fired
+ * "invalid_options", "timeout", "store", "object_missing", ...); a call whose signal fired
  * rejects with an AbortError.
  */
 

@@ -318,7 +318,9 @@ export interface ListWorkspaceResult {
  * Rejects with an Error whose `code` is `"invalid_range"` (a bad
  * `path:start-end` suffix), `"offset_beyond_eof"` (pi's "Offset N is beyond
  * end of file"), `"not_regular"` (a FIFO, socket or device),
- * `"invalid_options"`, `"timeout"` or `"internal"`; with an AbortError when
+ * `"invalid_options"`, `"timeout"` or `"internal"`, and with `objectHash`
+ * `"object_missing"` (no intact object of that hash in the store) or
+ * `"store"` (the store's directory refused); with an AbortError when
  * `signal` fired. Mode `"baseline"` (an image, a binary, invalid UTF-8,
  * excluded, not found, a directory: `reason` says which) asks the caller to
  * run its own read tool. A file over `maxFileBytes` is streamed: mode
@@ -344,6 +346,14 @@ export interface ReadCacheOptions {
   storeDir?: string
   /** Serve without reading or writing the store, hence without diffs. Default: false. */
   noStore?: boolean
+  /**
+   * (fscache's own option.) Answer from the object store's content of this sha256 (64 lowercase hex digits; a
+   * `meta.servedHash`) instead of the file: pi's read text for this read's path, offset and limit as it was when the
+   * file held that content (mode `"full"`, `meta.servedHash` this hash; `bases` ignored, nothing stored), whatever the
+   * file holds now or whether it still exists. For re-sending the text a marker or diff stood for. A missing or
+   * damaged object rejects with code `"object_missing"`; not with `noStore: true` (`"invalid_options"`).
+   */
+  objectHash?: string
   /** Glob patterns of files never cached (the base name; the whole path when a pattern has `/`). Absent: `.env*`, `*.pem`, `*.key`, `*.p12`, ...; `[]`: none. */
   exclude?: Array<string>
   /** Larger files are streamed: mode `"full"`, reason `"streamed"`, no `meta` (pi's text read in one pass, holding only the lines shown; nothing stored). 0 or absent: the library's default (64 MiB). */

@@ -274,6 +274,21 @@ int main(void) {
 		      "read cache range: %s", res);
 		expect_ok(res, "\"scopeKey\":\"r:2:2\"", "read cache range");
 
+		/* objectHash: the text of the content a marker stood for, from the
+		 * store, after the file changed. */
+		write_file("rc.txt", "changed\n");
+		snprintf(ropts, sizeof ropts, "{\"path\":\"rc.txt:2-3\",\"cwd\":\"%s\",\"storeDir\":\"%s\",\"objectHash\":\"%s\"}", root,
+			 store, hash);
+		res = fscache_read_cache(ropts, NULL);
+		CHECK(res && strstr(res, "\"text\":\"beta\\ngamma\\n\\n[1 more lines in file. Use offset=4 to continue.]\"") != NULL &&
+			      strstr(res, "\"servedHash\":\"4fdbc441") != NULL,
+		      "read cache objectHash: %s", res);
+		expect_ok(res, "{\"ok\":{\"mode\":\"full\",", "read cache objectHash");
+		snprintf(ropts, sizeof ropts,
+			 "{\"path\":\"rc.txt\",\"cwd\":\"%s\",\"storeDir\":\"%s\",\"objectHash\":\"%064d\"}", root, store, 0);
+		expect_error(fscache_read_cache(ropts, NULL), "object_missing", "readcache: object sha256-0000", "read cache objectHash missing");
+		write_file("rc.txt", "alpha\nbeta\ngamma\n");
+
 		snprintf(ropts, sizeof ropts, "{\"path\":\"rc.txt:3-1\",\"cwd\":\"%s\"}", root);
 		expect_error(fscache_read_cache(ropts, NULL), "invalid_range", "", "read cache bad range");
 		snprintf(ropts, sizeof ropts, "{\"path\":\"rc.txt\",\"cwd\":\"%s\",\"offset\":9}", root);

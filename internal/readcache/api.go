@@ -66,6 +66,18 @@ type Options struct {
 	StoreDir string
 	// NoStore serves without reading or writing the store (no diffs).
 	NoStore bool
+	// ObjectHash, when set (sha256, 64 lowercase hex digits), answers from
+	// the store's object of that hash instead of the file: the path and
+	// range resolve as usual, but the text is pi's read output for that
+	// content (ModeFull, Meta.ServedHash ObjectHash), whatever the file
+	// holds now or whether it exists. It re-renders the text a marker or
+	// diff served against that hash stood for. Bases are ignored, nothing
+	// is stored and the store is not pruned; Exclude still applies to the
+	// path. A "path:start-end" suffix is parsed also when the file is gone
+	// (a path as written that exists is still taken whole). A missing or
+	// damaged object is CodeObjectMissing; it cannot be combined with
+	// NoStore.
+	ObjectHash string
 	// Exclude lists glob patterns (matched against the base name, and the
 	// whole path when they contain "/") of files never cached; nil: the
 	// defaults of §15 (DefaultExclude).
@@ -165,7 +177,8 @@ const (
 	CodeNotRegular     = "not_regular"       // a FIFO, socket or device: never opened
 	CodeCancelled      = "cancelled"         // Options.Cancel fired
 	CodeInvalidOptions = "invalid_options"   // e.g. a relative Cwd
-	CodeStore          = "store"             // StoreStats: the store directory is refused
+	CodeStore          = "store"             // StoreStats, ObjectHash: the store directory is refused
+	CodeObjectMissing  = "object_missing"    // ObjectHash: no intact object of that hash in the store
 )
 
 // Functions (readcache.go, store.go):

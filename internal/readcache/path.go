@@ -97,7 +97,12 @@ func pathKey(abs string) string {
 // does not exist but the path before the suffix does. A suffix whose lines
 // are not positive or whose end precedes its start is an error
 // (CodeInvalidRange).
-func Resolve(o ResolveOptions) (Resolved, error) {
+func Resolve(o ResolveOptions) (Resolved, error) { return resolve(o, false) }
+
+// resolve is Resolve; anyBase parses a suffix also when the path before it
+// does not exist (a read of a stored object: the file may be gone since
+// the read that was served with the suffix parsed).
+func resolve(o ResolveOptions, anyBase bool) (Resolved, error) {
 	cwd, err := workingDir(o.Cwd)
 	if err != nil {
 		return Resolved{}, err
@@ -106,7 +111,7 @@ func Resolve(o ResolveOptions) (Resolved, error) {
 	r.AbsPath = resolveReadPath(o.Path, cwd)
 	if o.Offset == nil && o.Limit == nil && !exists(r.AbsPath) {
 		if m := rangeSuffix().FindStringSubmatch(o.Path); m != nil && m[1] != "" {
-			if abs := resolveReadPath(m[1], cwd); exists(abs) {
+			if abs := resolveReadPath(m[1], cwd); anyBase || exists(abs) {
 				start, end, err := parseRange(o.Path, m[2], m[3])
 				if err != nil {
 					return Resolved{}, err

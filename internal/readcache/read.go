@@ -36,7 +36,7 @@ const diffContext = 3
 // offset past the end), a malformed range, a FIFO or device (which pi would
 // block on), and cancellation.
 func Read(o Options) (Result, error) {
-	r, err := Resolve(o.ResolveOptions)
+	r, err := resolve(o.ResolveOptions, o.ObjectHash != "")
 	if err != nil {
 		return Result{}, err
 	}
@@ -56,8 +56,19 @@ func Read(o Options) (Result, error) {
 	default:
 		return Result{}, &Error{Code: CodeInvalidOptions, Message: fmt.Sprintf("readcache: lineCount %q: expected %q or %q", o.LineCount, LineCountSplit, LineCountLines)}
 	}
+	if o.ObjectHash != "" {
+		if !isHash(o.ObjectHash) {
+			return Result{}, &Error{Code: CodeInvalidOptions, Message: fmt.Sprintf("readcache: objectHash %q: expected a sha256 of 64 lowercase hex digits", o.ObjectHash)}
+		}
+		if o.NoStore {
+			return Result{}, &Error{Code: CodeInvalidOptions, Message: fmt.Sprintf("readcache: objectHash %s with noStore: the object is read from the store", o.ObjectHash)}
+		}
+	}
 	if (r.Offset != nil && *r.Offset < 0) || (r.Limit != nil && *r.Limit < 1) {
 		return baseline("unusual_range")
+	}
+	if o.ObjectHash != "" {
+		return readObject(res, o, byLines)
 	}
 	fi, err := os.Stat(r.AbsPath)
 	switch {
@@ -98,13 +109,8 @@ func Read(o Options) (Result, error) {
 	}
 	sum := sha256.Sum256(b)
 	hash := hex.EncodeToString(sum[:])
-	start, end := w.start+1, w.end
-	scope := "full"
-	if start != 1 || end != len(lines) {
-		scope = fmt.Sprintf("r:%d:%d", start, end)
-	}
-	meta := &Meta{V: 1, PathKey: r.PathKey, ScopeKey: scope, ServedHash: hash,
-		TotalLines: len(lines), RangeStart: start, RangeEnd: end}
+	meta := newMeta(r, lines, w, hash)
+	start, end, scope := meta.RangeStart, meta.RangeEnd, meta.ScopeKey
 	res.Meta = meta
 
 	// The base: the exact scope's hash, else (for a range) the full read's.
@@ -118,13 +124,9 @@ func Read(o Options) (Result, error) {
 
 	var st *store
 	if !o.NoStore {
-		dir := o.StoreDir
-		if dir == "" {
-			cwd, err := workingDir(o.Cwd)
-			if err != nil {
-				return Result{}, err
-			}
-			dir = filepath.Join(cwd, ".pi", "readcache")
+		dir, err := storeDir(o)
+		if err != nil {
+			return Result{}, err
 		}
 		if st, err = openStore(dir); err != nil {
 			res.StoreError = err.Error()
@@ -184,6 +186,94 @@ func Read(o Options) (Result, error) {
 		st.maybePrune(o.StoreMaxBytes, o.StoreMaxAgeSeconds)
 	}
 	return res, nil
+}
+
+// newMeta is the Meta of a read of lines[w.start:w.end] of content hash
+// (its Mode, BaseHash and Bytes are set when answered).
+func newMeta(r Resolved, lines []string, w window, hash string) *Meta {
+	start, end := w.start+1, w.end
+	scope := "full"
+	if start != 1 || end != len(lines) {
+		scope = fmt.Sprintf("r:%d:%d", start, end)
+	}
+	return &Meta{V: 1, PathKey: r.PathKey, ScopeKey: scope, ServedHash: hash,
+		TotalLines: len(lines), RangeStart: start, RangeEnd: end}
+}
+
+// storeDir is the object store's directory: o.StoreDir, else
+// <Cwd>/.pi/readcache.
+func storeDir(o Options) (string, error) {
+	if o.StoreDir != "" {
+		return o.StoreDir, nil
+	}
+	cwd, err := workingDir(o.Cwd)
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(cwd, ".pi", "readcache"), nil
+}
+
+// readObject answers a read with Options.ObjectHash: pi's read output for
+// the resolved range of the store's object of that hash (checked against
+// its name, and marked used, as a base is), as Read answers for a file
+// holding exactly that content (ModeFull; baseline for an excluded path,
+// or content that is an image or not UTF-8, which no read stores). The
+// file itself is not opened. Bases are ignored; nothing is written and the
+// store is not pruned. A refused store is its CodeStore error; a missing
+// or damaged object CodeObjectMissing.
+func readObject(res Result, o Options, byLines bool) (Result, error) {
+	r := res.Resolved
+	if excluded(o.Exclude, r.AbsPath, r.PathKey) {
+		res.Mode, res.Reason = ModeBaseline, "excluded"
+		return res, nil
+	}
+	dir, err := storeDir(o)
+	if err != nil {
+		return Result{}, err
+	}
+	st, err := openStore(dir)
+	if err != nil {
+		return Result{}, err
+	}
+	text, ok := st.get(o.ObjectHash)
+	if !ok {
+		return Result{}, &Error{Code: CodeObjectMissing, Message: fmt.Sprintf("readcache: object %s is missing or damaged in the read cache store %s", objectName(o.ObjectHash), dir)}
+	}
+	switch {
+	case isImage([]byte(text[:min(len(text), 12)])):
+		res.Mode, res.Reason = ModeBaseline, "image"
+		return res, nil
+	case !utf8.ValidString(text):
+		res.Mode, res.Reason = ModeBaseline, "invalid_utf8"
+		return res, nil
+	}
+	lines := strings.Split(text, "\n")
+	w, err := selectWindow(len(lines), r.Offset, r.Limit)
+	if err != nil {
+		return Result{}, err
+	}
+	res.Meta = newMeta(r, lines, w, o.ObjectHash)
+	res.Mode = ModeFull
+	res.Text, res.Truncation = piText(lines, w, r.Path, byLines)
+	res.Meta.Mode = res.Mode
+	res.Meta.Bytes = len(res.Text)
+	if cancelled(o.Cancel) {
+		return Result{}, errCancelled()
+	}
+	return res, nil
+}
+
+// isHash: s is a sha256 in 64 lowercase hex digits.
+func isHash(s string) bool {
+	if len(s) != 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < '0' || c > '9') && (c < 'a' || c > 'f') {
+			return false
+		}
+	}
+	return true
 }
 
 // serveDiff answers a changed full-scope read with a unified diff from old

@@ -26,6 +26,18 @@ export async function read(
   return { text: r.text, details: { truncation: r.truncation, readcache: r.meta } };
 }
 
+// The text a marker or diff stood for, re-rendered from the store (the
+// content it was served against, whatever the file holds now).
+export async function resend(cwd: string, args: { path: string; offset?: number; limit?: number }, meta: ReadCacheMeta): Promise<string> {
+  const r = await readCache({ ...args, cwd, pathKey: meta.pathKey, objectHash: meta.servedHash, lineCount: "lines" }).catch(
+    (err: Error & { code?: string }) => {
+      if (err.code === "object_missing") return null;
+      throw err;
+    },
+  );
+  return r?.text ?? "[the text this read showed is no longer in the read cache's store]";
+}
+
 export async function status(dir: string): Promise<string> {
   const s: ReadCacheStoreInfo = await readCacheStore({ dir });
   return `${s.objects} objects, ${s.bytes} bytes in ${s.dir}`;
@@ -37,5 +49,7 @@ void readCache({ cwd: "/" });
 void readCache({ path: "a", bases: { full: 1 } });
 // @ts-expect-error exclude is an array of patterns
 void readCache({ path: "a", exclude: "*.pem" });
+// @ts-expect-error objectHash is a sha256 in hex (a string)
+void readCache({ path: "a", objectHash: 1 });
 // @ts-expect-error dir is required
 void readCacheStore({});

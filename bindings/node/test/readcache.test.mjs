@@ -190,6 +190,38 @@ it("errors reject with the engine's code and message", async () => {
   assert.throws(() => readCache({ path: "x", maxFileBytes: -1 }), (e) => e instanceof TypeError && /maxFileBytes must be a non-negative number/.test(e.message));
 });
 
+it("objectHash: the text a marker stood for, from the store, though the file changed or is gone", async () => {
+  const objStore = path.join(root, "obj-store");
+  const p = path.join(root, "obj.txt");
+  const content = lines(3000);
+  fs.writeFileSync(p, content);
+  for (const lineCount of ["split", "lines"]) {
+    for (const [offset, limit] of [[undefined, undefined], [2990, undefined], [10, 5]]) {
+      fs.writeFileSync(p, content);
+      const first = await readCache({ path: "obj.txt", cwd: root, offset, limit, storeDir: objStore, lineCount });
+      assert.equal(first.meta.servedHash, sha(content));
+      for (const change of [() => fs.writeFileSync(p, "changed\n"), () => fs.rmSync(p)]) {
+        change();
+        const again = await readCache({ path: "obj.txt", cwd: root, offset, limit, storeDir: objStore, lineCount,
+          pathKey: first.pathKey, bases: { full: first.meta.servedHash }, objectHash: first.meta.servedHash });
+        assert.deepEqual(again, first, `${lineCount} ${offset}/${limit}`);
+      }
+    }
+  }
+  // A path:start-end suffix is still parsed with the file gone.
+  fs.writeFileSync(p, content);
+  const range = await readCache({ path: "obj.txt:20-22", cwd: root, storeDir: objStore });
+  fs.rmSync(p);
+  assert.deepEqual(await readCache({ path: "obj.txt:20-22", cwd: root, storeDir: objStore, objectHash: sha(content) }), range);
+  assert.equal(range.text, "line 20 of the file\nline 21 of the file\nline 22 of the file\n\n[2979 more lines in file. Use offset=23 to continue.]");
+  const missing = "0".repeat(64);
+  await rejectsWith(readCache({ path: "obj.txt", cwd: root, storeDir: objStore, objectHash: missing }), "object_missing",
+    `readcache: object sha256-${missing}.txt is missing or damaged in the read cache store ${objStore}`);
+  await rejectsWith(readCache({ path: "obj.txt", cwd: root, storeDir: objStore, objectHash: "ABC" }), "invalid_options", 'readcache: objectHash "ABC"');
+  await rejectsWith(readCache({ path: "obj.txt", cwd: root, noStore: true, objectHash: sha(content) }), "invalid_options", "readcache: objectHash");
+  assert.throws(() => readCache({ path: "obj.txt", objectHash: 1 }), (e) => e instanceof TypeError && /objectHash must be a string/.test(e.message));
+});
+
 // (Windows has no FIFOs of this kind.)
 if (process.platform !== "win32") {
   it("a FIFO is refused without blocking", async () => {
