@@ -3,7 +3,7 @@
 // registerRead on a minimal ExtensionAPI whose appendEntry writes to that
 // session, each read appended as pi appends it (the assistant's call, then
 // the result, an error as a result with isError).
-import { pi } from "./pi-line.mjs";
+import { LINE, pi } from "./pi-line.mjs";
 import registerRead from "../src/read/index.js";
 import { appendToolCall } from "./session-helpers.mjs";
 
@@ -28,15 +28,57 @@ function fakePi(h) {
 
 const textOf = (content) => (Array.isArray(content) ? content.filter((c) => c.type === "text").map((c) => c.text).join("") : "");
 
+// pi 0.73 sends its agent's in-memory messages: appended as the session's
+// are, and rebuilt from the session only by pi's own compact, tree
+// navigation, session switch and resume (sync()). A host or extension that
+// calls sessionManager.branch() or appendCompaction() itself changes the
+// session, not them. The harness keeps that list beside the session on
+// 0.73 (every message appended to the session is appended to it too).
+const agentLists = new WeakMap();
+function trackAppends(sm) {
+  if (agentLists.has(sm)) return;
+  agentLists.set(sm, { messages: [] });
+  const append = sm.appendMessage.bind(sm);
+  sm.appendMessage = (msg) => {
+    const id = append(msg);
+    agentLists.get(sm).messages.push(msg);
+    return id;
+  };
+}
+
 export class Harness {
-  constructor(cwd, sm = SessionManager.inMemory(cwd)) {
+  /**
+   * contextBefore/contextAfter: other extensions' `context` handlers,
+   * loaded before or after this package (pi runs them in load order).
+   */
+  constructor(cwd, sm = SessionManager.inMemory(cwd), { contextBefore = [], contextAfter = [] } = {}) {
     this.cwd = cwd;
     this.sm = sm;
     this.notes = [];
     this.pi = fakePi(this);
     this.reg = registerRead(this.pi, { env: {} });
     this.tool = this.pi.tools.get("read");
+    this.contextHandlers = [...contextBefore, ...(this.pi.handlers.get("context") ?? []), ...contextAfter];
+    trackAppends(sm);
     if (this.sm.getLeafId() === null) this.user("start");
+    this.sync();
+  }
+  /** pi 0.73's agent messages rebuilt from the session (pi's own compact, /tree, resume). */
+  sync() {
+    agentLists.get(this.sm).messages = this.sm.buildSessionContext().messages.slice();
+  }
+  /**
+   * The messages of the next request as the provider receives them: pi
+   * 0.73's agent messages or pi 1.x's session context, through the
+   * `context` handlers in load order (each gets the previous one's output).
+   */
+  async request() {
+    let msgs = structuredClone(LINE === "1" ? this.sm.buildSessionContext().messages : agentLists.get(this.sm).messages);
+    for (const fn of this.contextHandlers) {
+      const r = await fn({ type: "context", messages: msgs }, this.ctx());
+      if (r && Array.isArray(r.messages)) msgs = r.messages;
+    }
+    return msgs;
   }
   ctx() {
     return { cwd: this.cwd, sessionManager: this.sm, ui: { notify: (m, l) => this.notes.push([l, m]) }, model: undefined };

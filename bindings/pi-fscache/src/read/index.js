@@ -15,8 +15,9 @@ import { existsSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
 import { createReadToolDefinition } from "@mariozechner/pi-coding-agent";
 import { Type } from "typebox";
-import { CUSTOM_TYPE, MODES, invalidation, textHashOf } from "./replay.js";
-import { ReadState } from "./state.js";
+import { CUSTOM_TYPE, MODES, invalidation, parseInvalidation, parseMeta, rangeOf, textHashOf } from "./replay.js";
+import { ReadState, issuingTail } from "./state.js";
+import { loadView, noticeOf, piAdapter, shownOf } from "./view.js";
 
 export { CUSTOM_TYPE } from "./replay.js";
 
@@ -83,36 +84,6 @@ async function hostLineCount(createReadToolDefinitionFn) {
   return lineCountProbe;
 }
 
-// How far back from the leaf a read's own call is looked for (sibling
-// calls' results may come between it and the leaf).
-const CALL_LOOKBACK = 256;
-
-/**
- * Whether the assistant message that issued toolCallId is on sm's branch
- * near the leaf: pi appends the model's message before running its tools.
- * A call no assistant message issued is a program's (pi 1.x's
- * ctx.executeTool(), id "<parent id>/<n>", its result going back to the
- * calling tool, never into the transcript): it gets pi's own read.
- */
-function modelIssued(sm, toolCallId) {
-  if (typeof toolCallId !== "string") return false;
-  const issued = (e) =>
-    e && e.type === "message" && e.message && e.message.role === "assistant" && Array.isArray(e.message.content) && e.message.content.some((c) => c && c.type === "toolCall" && c.id === toolCallId);
-  if (typeof sm.getLeafId === "function" && typeof sm.getEntry === "function") {
-    let id = sm.getLeafId();
-    for (let steps = 0; id && steps < CALL_LOOKBACK; steps++) {
-      const e = sm.getEntry(id);
-      if (!e) return false;
-      if (issued(e)) return true;
-      id = e.parentId;
-    }
-    return false;
-  }
-  const branch = sm.getBranch();
-  for (let i = branch.length - 1; i >= 0 && i >= branch.length - CALL_LOOKBACK; i--) if (issued(branch[i])) return true;
-  return false;
-}
-
 /** [start, end] of a read's lines: undefined for the whole file. */
 function requestedRange(offset, limit) {
   if (offset === undefined && limit === undefined) return [undefined, undefined];
@@ -157,6 +128,237 @@ export default function registerRead(pi, options = {}) {
     return tool.execute(toolCallId, clean, signal, onUpdate, ctx);
   }
 
+  // pi's adapter of the shared view, per session cwd (its memo of records
+  // is kept across requests).
+  const adapters = new Map();
+  async function adapterFor(cwd) {
+    const V = await loadView();
+    let a = adapters.get(cwd);
+    if (!a) {
+      a = piAdapter(cwd, V);
+      adapters.set(cwd, a);
+      while (adapters.size > 8) adapters.delete(adapters.keys().next().value);
+    }
+    return { V, adapter: a };
+  }
+
+  /**
+   * The answer to a model's read (issue 48): pi's text for the read, then
+   * what the model holds of the file's name, line by line, in the messages
+   * it will be sent (the last request and what the turn added since):
+   *   - every line the read shows held, unchanged: a marker (for a
+   *     truncated read, naming the lines shown, pi's notice kept);
+   *   - a whole-file read whose lines from 1 the model holds at an earlier
+   *     version: a diff against that version, when the engine finds one
+   *     useful and the model's copy patched by it holds every line the
+   *     read shows;
+   *   - else the text.
+   * The answer's record carries `held` (the lines of the version served
+   * the model holds after it, with their digest), and a diff `base` (the
+   * lines it stands on): the context handler checks both before each
+   * request.
+   */
+  async function decide(serve, resolved, cwd, sm, tail) {
+    const full = await serve({});
+    if (!full || full.mode === "baseline" || !full.meta || typeof full.text !== "string") return full;
+    const name = resolved.absPath;
+    const { V, adapter } = await adapterFor(cwd);
+    const shown = shownOf(full.text, full.meta.rangeStart, full.truncation?.firstLineExceedsLimit === true);
+    const span = V.spanOf(shown);
+    const held = span ? { start: span[0], end: span[1], digest: V.digestLines(shown) } : undefined;
+    // whole: a read of the whole file (no range asked for): the model's
+    // copy of the file becomes what it shows.
+    const whole = resolved.offset === undefined && resolved.limit === undefined;
+    const answer = (r, extra = {}) => ({ ...r, meta: { ...r.meta, name, whole, ...(held ? { held } : {}), ...(r.reason ? { reason: r.reason } : {}), ...extra } });
+    if (!sm || !held) return answer(full);
+    if (refreshed(sm, full.meta.pathKey, full.meta.scopeKey)) return answer({ ...full, reason: "refreshed" });
+    const msgs = state.view(sm, tail);
+    const copy = V.rebuild(msgs, adapter);
+    const hash = full.meta.servedHash;
+    if (copy.holdsAll(name, shown)) {
+      // Against the latest version the model was sent of this file, when
+      // another: the engine then says that changes exist outside a range.
+      const latest = latestVersion(msgs, name);
+      let m = latest && latest !== hash && full.meta.scopeKey !== "full" ? await serve({ [full.meta.scopeKey]: latest }) : undefined;
+      if (m?.mode !== "unchanged_range") m = await serve({ [full.meta.scopeKey]: hash });
+      if ((m?.mode === "unchanged" || m?.mode === "unchanged_range") && m.meta?.servedHash === hash) {
+        let text = m.text;
+        if (full.truncation?.truncated) {
+          // The lines shown, not the range asked for; pi's notice kept.
+          const total = /(\d+)(?: lines)?\]$/.exec(m.text)?.[1] ?? String(full.meta.totalLines);
+          const notice = noticeOf(full.text);
+          text = `[readcache: unchanged in lines ${span[0]}-${span[1]} of ${total}]${notice ? `\n\n${notice}` : ""}`;
+        }
+        return answer({ ...m, text, truncation: undefined }, { bytes: Buffer.byteLength(text, "utf8") });
+      }
+      return answer(full);
+    }
+    // Text: "full_fallback" when the model held some of these lines (at
+    // another text), "full" when none.
+    const fallback = () => {
+      const c = copy.lines(name);
+      if (!c || !shown.some(([n]) => c.has(n))) return answer(full);
+      const baseHash = latestVersion(msgs, name);
+      return answer({ ...full, mode: "full_fallback", reason: "not_held", meta: { ...full.meta, mode: "full_fallback", ...(baseHash ? { baseHash } : {}) } });
+    };
+    if (full.meta.scopeKey !== "full") return fallback();
+    const base = diffBase(msgs, copy, name, hash);
+    if (!base) return fallback();
+    const d = await serve({ full: base.hash });
+    if (d?.mode === "diff" && d.meta?.servedHash === hash) {
+      const trial = copy.clone();
+      if (trial.applyDiff(name, V.parseUnifiedDiff(d.text)) && trial.holdsAll(name, shown)) {
+        return answer(d, { base: { start: 1, end: base.end, digest: base.digest } });
+      }
+      return answer({ ...full, mode: "full_fallback", reason: "diff_not_held", meta: { ...full.meta, mode: "full_fallback", baseHash: base.hash } });
+    }
+    return d?.meta?.servedHash === hash && d.mode !== "diff" ? answer(d) : fallback();
+  }
+
+  /** The version of name the latest of this package's reads in msgs was served against. */
+  function latestVersion(msgs, name) {
+    for (let i = msgs.length - 1; i >= 0; i--) {
+      const m = msgs[i];
+      if (!m || m.role !== "toolResult" || m.toolName !== "read") continue;
+      const meta = parseMeta(m.details);
+      if (meta && meta.name === name) return meta.servedHash;
+    }
+    return undefined;
+  }
+
+  /**
+   * The version a diff may stand on: the latest read of name in msgs whose
+   * record says which lines from 1 of its version the model held after it
+   * (held), when the copy still holds exactly those lines.
+   */
+  function diffBase(msgs, copy, name, current) {
+    for (let i = msgs.length - 1; i >= 0; i--) {
+      const m = msgs[i];
+      if (!m || m.role !== "toolResult" || m.toolName !== "read") continue;
+      const meta = parseMeta(m.details);
+      const h = meta?.held;
+      if (!meta || meta.name !== name || !h || h.start !== 1 || meta.servedHash === current) continue;
+      if (copy.digest(name, 1, h.end) === h.digest) return { hash: meta.servedHash, end: h.end, digest: h.digest };
+    }
+    return undefined;
+  }
+
+  /**
+   * Whether a refresh (§17) of this scope is pending on sm's branch: an
+   * invalidation entry overlapping it with no read that sent its text
+   * since (a marker in between does not count).
+   */
+  function refreshed(sm, pathKey, scopeKey) {
+    const r = rangeOf(scopeKey) ?? [1, Infinity];
+    const whole = scopeKey === "full";
+    const within = (s) => {
+      const q = rangeOf(s) ?? [1, Infinity];
+      return q[0] <= r[0] && r[1] <= q[1];
+    };
+    const overlaps = (s) => {
+      const q = rangeOf(s) ?? [1, Infinity];
+      return q[0] <= r[1] && r[0] <= q[1];
+    };
+    const branch = sm.getBranch();
+    for (let i = branch.length - 1; i >= 0; i--) {
+      const e = branch[i];
+      const inv = parseInvalidation(e);
+      if (inv) {
+        // a refreshed range blocks the reads of ranges that overlap it, not
+        // the whole file's (whose refresh is its own)
+        if (inv.pathKey === pathKey && (inv.scopeKey === "full" || (!whole && overlaps(inv.scopeKey)))) return true;
+        continue;
+      }
+      if (e?.type !== "message" || e.message?.role !== "toolResult" || e.message.toolName !== "read") continue;
+      const meta = parseMeta(e.message.details);
+      if (meta && meta.pathKey === pathKey && (meta.mode === "full" || meta.mode === "full_fallback") && within(meta.scopeKey)) return false;
+    }
+    return false;
+  }
+
+  // The text a marker or diff stood for, memoized per call.
+  const restored = new Map();
+  const RESTORED_MAX = 256;
+  /**
+   * The message to send instead of a marker or diff whose base the request
+   * no longer holds: pi's read text of that read at the version it was
+   * served against (from the object store), else, when that version is
+   * gone, a notice that the text is not available (never a marker).
+   */
+  async function restore(native, m, args, cwd, lineCount, V) {
+    const meta = parseMeta(m.details);
+    const memo = restored.get(m.toolCallId);
+    let text;
+    if (memo && meta && memo.hash === meta.servedHash) text = memo.text;
+    else if (meta && native && args && typeof args.path === "string") {
+      const opts = { path: args.path, cwd, pathKey: meta.pathKey, lineCount };
+      if (typeof options.storeDir === "string") opts.storeDir = options.storeDir;
+      if (Number.isSafeInteger(args.offset)) opts.offset = args.offset;
+      if (Number.isSafeInteger(args.limit)) opts.limit = args.limit;
+      for (const extra of [{ objectHash: meta.servedHash }, { noStore: true }]) {
+        try {
+          const r = await native.readCache({ ...opts, ...extra });
+          if (r && (r.mode === "full" || r.mode === "full_fallback") && r.meta?.servedHash === meta.servedHash && typeof r.text === "string") {
+            text = r.text;
+            break;
+          }
+        } catch {
+          // an engine without objectHash, a store without the object: next
+        }
+      }
+      if (text !== undefined) {
+        restored.set(m.toolCallId, { hash: meta.servedHash, text });
+        while (restored.size > RESTORED_MAX) restored.delete(restored.keys().next().value);
+      }
+    }
+    if (text === undefined) {
+      const note = `[readcache: the text this read answered with is no longer in the conversation and could not be restored; read ${args?.path ?? "the file"} again to see it]`;
+      return { ...m, content: [{ type: "text", text: note }], details: { readcacheLost: true } };
+    }
+    const shown = shownOf(text, meta.rangeStart, false);
+    const span = V.spanOf(shown);
+    const readcache = { ...meta, mode: "full", restoredFrom: meta.mode, bytes: Buffer.byteLength(text, "utf8"), textHash: textHashOf(text) };
+    delete readcache.baseHash;
+    delete readcache.base;
+    if (span) readcache.held = { start: span[0], end: span[1], digest: V.digestLines(shown) };
+    else delete readcache.held;
+    return { ...m, content: [{ type: "text", text }], details: { ...m.details, readcache } };
+  }
+
+  /**
+   * pi's `context` event (before every request, both lines): every marker
+   * or diff whose base the messages about to be sent do not hold is
+   * replaced by the text it stands for; the result is what the next read
+   * decides against.
+   */
+  async function onContext(event, ctx) {
+    const messages = event?.messages;
+    if (!Array.isArray(messages)) return undefined;
+    const sm = ctx?.sessionManager;
+    const cwd = ctx?.cwd ?? process.cwd();
+    const loaded = await getNative();
+    const native = loaded.native;
+    const lineCount = await hostLineCount(createReadToolDefinition);
+    const { V, adapter } = await adapterFor(cwd);
+    let out;
+    try {
+      out = await V.judge(messages, { ...adapter, replace: (m, _rec, args) => restore(native, m, args, cwd, lineCount, V) });
+    } catch (err) {
+      // Never send a marker unchecked: every one of this package's markers
+      // and diffs becomes the notice.
+      ctx?.ui?.notify?.(`pi-fscache: read cache check failed (${err?.message ?? err}); its markers are withheld`, "warning");
+      const withheld = messages.map((m) => {
+        const meta = m && m.role === "toolResult" ? parseMeta(m.details) : undefined;
+        if (!meta || meta.mode === "full" || meta.mode === "full_fallback") return m;
+        return { ...m, content: [{ type: "text", text: "[readcache: this read's text could not be checked; read the file again to see it]" }], details: { readcacheLost: true } };
+      });
+      out = { messages: withheld, replaced: 1 };
+    }
+    if (sm) state.request(sm, out.messages);
+    return out.replaced > 0 ? { messages: out.messages } : undefined;
+  }
+  pi.on("context", onContext);
+
   async function execute(toolCallId, params, signal, onUpdate, ctx) {
     if (flagOff()) return baseline(toolCallId, params, signal, onUpdate, ctx);
     const loaded = await getNative();
@@ -190,8 +392,10 @@ export default function registerRead(pi, options = {}) {
     // A program's call (pi 1.x's ctx.executeTool) or one no visible message
     // made: pi's own read, nothing recorded (issue 44).
     let nested = false;
+    let tail;
     try {
-      nested = hasSession && !modelIssued(sm, toolCallId);
+      tail = hasSession ? issuingTail(sm, toolCallId) : undefined;
+      nested = hasSession && !tail;
     } catch {
       nested = true;
     }
@@ -210,42 +414,9 @@ export default function registerRead(pi, options = {}) {
       }
       return baseline(toolCallId, params, signal, onUpdate, ctx);
     }
-    let bases = {};
-    let known;
-    if (hasSession) {
-      try {
-        const [start, end] = requestedRange(resolved.offset, resolved.limit);
-        known = state.knowledge(sm);
-        bases = known.bases(resolved.pathKey, start, end);
-      } catch {
-        bases = {}; // §14: a replay that fails trusts nothing
-        known = undefined;
-      }
-    }
-
     let result;
     try {
-      result = await serve(bases);
-      // A marker standing on a full-scope anchor of which the model holds
-      // only lines 1..known (a diff on a truncated read): served only when
-      // what a read shows now lies within them, else the text.
-      const m = result?.meta;
-      if (known && m && (m.mode === "unchanged" || m.mode === "unchanged_range") && (m.scopeKey === "full" || bases[m.scopeKey] !== m.baseHash)) {
-        const shown = known.shownOf(m.pathKey, m.baseHash);
-        if (shown?.kind === "weak") {
-          if (m.mode === "unchanged_range") {
-            if (!(m.rangeEnd <= shown.known)) {
-              const { full: _weak, ...rest } = bases;
-              result = await serve(rest);
-            }
-          } else {
-            const text = await serve({});
-            const t = text?.truncation;
-            const lines = t && t.truncated ? t.outputLines : text?.meta?.totalLines;
-            if (!(lines <= shown.known)) result = text;
-          }
-        }
-      }
+      result = await decide(serve, resolved, cwd, hasSession ? sm : undefined, tail);
     } catch (err) {
       const code = errorWithCode(err);
       if (code === "cancelled" || signal?.aborted) throw new Error("Operation aborted");

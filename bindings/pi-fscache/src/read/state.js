@@ -1,26 +1,27 @@
 // The disposable in-memory side of the read cache (seed 001, §3.3, §7.3,
-// §16): the replay memoized per (session, leaf), and the in-flight overlay.
+// §16; issue 48): the messages of the last request each session sent (as
+// this package's `context` handler passed them on), and the in-flight
+// overlay.
 //
-// Neither is trusted as truth. The memo is keyed by the leaf: a session's
-// entries never change once appended, so the window up to a leaf replays
-// the same way every time. The overlay holds what reads served while their
-// results are not in the session yet (sibling tool calls of one assistant
-// message run before pi appends their results). It counts only while the
-// leaf is the one it was recorded at and nothing was appended to the
-// session since: a leaf that moves and comes back (the results appended,
-// then sessionManager.branch() back to the old leaf, with or without an
-// event) finds it gone. Its reads go through the same chain rule as the
-// session's (replayEntry), as the result messages pi will append.
+// Neither is trusted as truth: both only say which messages the model
+// holds, and every marker or diff is judged again against the messages of
+// the next request before it is sent. The overlay holds what reads served
+// while their results are not in the session yet (sibling tool calls of one
+// assistant message run before pi appends their results). It counts only
+// while the leaf is the one it was recorded at and nothing was appended to
+// the session since: a leaf that moves and comes back (the results
+// appended, then sessionManager.branch() back to the old leaf, with or
+// without an event) finds it gone.
 
-import { replaySession, replayEntry } from "./replay.js";
+import { windowMessages } from "./view.js";
 
-const MEMO_MAX = 64;
-// How far back from the leaf an incremental replay looks for a memoized
-// ancestor before replaying the whole window.
-const TAIL_MAX = 256;
+const SESSIONS_MAX = 16;
+// How far back from the leaf the assistant message that issued a read is
+// looked for (sibling calls' results may come between it and the leaf).
+const CALL_LOOKBACK = 256;
 
 function sessionOf(sm) {
-  return typeof sm.getSessionId === "function" ? sm.getSessionId() : "";
+  return typeof sm.getSessionId === "function" ? String(sm.getSessionId()) : "";
 }
 
 function keyOf(sm, leaf = typeof sm.getLeafId === "function" ? sm.getLeafId() : null) {
@@ -34,66 +35,57 @@ function entryCount(sm) {
   return -1;
 }
 
-export class ReadState {
-  constructor() {
-    /** @type {Map<string, import("./replay.js").Knowledge>} */
-    this.memo = new Map();
-    /** @type {{key: string, count: number, results: object[]} | undefined} */
-    this.overlay = undefined;
-    this.replays = 0; // how many replays ran (tests check the memo)
-    this.extended = 0; // how many of them extended a memoized ancestor
-  }
+const issues = (e, toolCallId) =>
+  e && e.type === "message" && e.message && e.message.role === "assistant" && Array.isArray(e.message.content) && e.message.content.some((c) => c && c.type === "toolCall" && c.id === toolCallId);
 
-  /** Forgets the memo and the overlay (§12, §17). */
-  clear() {
-    this.memo.clear();
-    this.overlay = undefined;
-  }
-
-  /** The replay of sm's current window, memoized per (session, leaf). */
-  replayed(sm) {
-    const key = keyOf(sm);
-    let k = this.memo.get(key);
-    if (k) {
-      this.memo.delete(key); // most recently used last
-      this.memo.set(key, k);
-      return k;
-    }
-    k = this.extend(sm);
-    if (k) this.extended++;
-    else k = replaySession(sm);
-    this.replays++;
-    this.memo.set(key, k);
-    while (this.memo.size > MEMO_MAX) this.memo.delete(this.memo.keys().next().value);
-    return k;
-  }
-
-  /**
-   * The replay of the current window from a memoized ancestor of the leaf:
-   * the entries appended since (a read's call and result, a user message)
-   * applied to a copy of the ancestor's knowledge, so that a long session
-   * does not replay (nor project) every entry at each read. Only when no
-   * compaction (it moves the window's start) and no context edit (it
-   * changes what an earlier entry shows) lies between; undefined
-   * otherwise, or when no ancestor within TAIL_MAX entries is memoized.
-   */
-  extend(sm) {
-    if (typeof sm.getEntry !== "function" || typeof sm.getLeafId !== "function") return undefined;
-    const tail = [];
+/**
+ * The entries from the assistant message that issued toolCallId to the
+ * leaf (root to leaf order), or undefined when it is not on the branch
+ * within CALL_LOOKBACK entries of the leaf: then no visible message made
+ * the call (a program's, pi 1.x's ctx.executeTool()).
+ */
+export function issuingTail(sm, toolCallId) {
+  if (typeof toolCallId !== "string") return undefined;
+  const tail = [];
+  if (typeof sm.getLeafId === "function" && typeof sm.getEntry === "function") {
     let id = sm.getLeafId();
-    for (let steps = 0; id && steps <= TAIL_MAX; steps++) {
-      const base = this.memo.get(keyOf(sm, id));
-      if (base) {
-        const k = base.clone();
-        for (let i = tail.length - 1; i >= 0; i--) replayEntry(k, tail[i]);
-        return k;
-      }
+    for (let steps = 0; id && steps < CALL_LOOKBACK; steps++) {
       const e = sm.getEntry(id);
-      if (!e || e.type === "compaction" || e.type === "context_edit") return undefined;
+      if (!e) return undefined;
       tail.push(e);
+      if (issues(e, toolCallId)) return tail.reverse();
       id = e.parentId;
     }
     return undefined;
+  }
+  const branch = sm.getBranch();
+  for (let i = branch.length - 1; i >= 0 && i >= branch.length - CALL_LOOKBACK; i--) {
+    tail.push(branch[i]);
+    if (issues(branch[i], toolCallId)) return tail.reverse();
+  }
+  return undefined;
+}
+
+export class ReadState {
+  constructor() {
+    /** @type {Map<string, object[]>} session id -> the messages its last request sent */
+    this.sent = new Map();
+    /** @type {{key: string, count: number, results: object[]} | undefined} */
+    this.overlay = undefined;
+  }
+
+  /** Forgets the overlay and what was sent (§12, §17). */
+  clear() {
+    this.sent.clear();
+    this.overlay = undefined;
+  }
+
+  /** Remembers the messages a request of sm's session is sending (this package's context handler's output). */
+  request(sm, messages) {
+    const key = sm ? sessionOf(sm) : "";
+    this.sent.delete(key);
+    this.sent.set(key, messages);
+    while (this.sent.size > SESSIONS_MAX) this.sent.delete(this.sent.keys().next().value);
   }
 
   /** Whether the overlay was recorded at sm's current leaf with nothing appended since. */
@@ -102,17 +94,23 @@ export class ReadState {
     return ov !== undefined && ov.key === keyOf(sm) && ov.count === entryCount(sm);
   }
 
-  /** Replay plus the overlay's reads, when it is current (§7.3). */
-  knowledge(sm) {
-    const k = this.replayed(sm);
-    if (!this.overlay) return k;
-    if (!this.overlayHere(sm)) {
-      this.overlay = undefined;
-      return k;
-    }
-    const merged = k.clone();
-    for (const msg of this.overlay.results) replayEntry(merged, { type: "message" }, msg);
-    return merged;
+  /**
+   * The messages the model holds when a read of toolCallId runs: the last
+   * request sm's session sent, then the assistant message that made the
+   * call and what followed it on the branch, then the overlay; without a
+   * request seen (a host that fires no context event), the session's
+   * window and the overlay. tail: issuingTail(sm, toolCallId), when known.
+   */
+  view(sm, tail) {
+    const sent = this.sent.get(sessionOf(sm));
+    let msgs;
+    if (sent && tail) {
+      msgs = sent.slice();
+      for (const e of tail) if (e && e.type === "message" && e.message) msgs.push(e.message);
+    } else msgs = windowMessages(sm);
+    if (this.overlay && !this.overlayHere(sm)) this.overlay = undefined;
+    if (this.overlay) msgs.push(...this.overlay.results);
+    return msgs;
   }
 
   /**
