@@ -542,13 +542,35 @@ export default function registerRead(pi, options = {}) {
   });
 
   async function status(ctx) {
-    const k = state.replayed(ctx.sessionManager);
-    const lines = [];
-    lines.push(`readcache: ${k.paths.size} files, ${k.scopes} scopes trusted on this branch`);
-    lines.push(`reads in the replay window: ${k.reads} (${MODES.map((m) => `${m} ${k.modes[m]}`).join(", ")})`);
-    if (k.reads > 0) {
-      lines.push(`sent ${k.servedBytes} bytes; markers and diffs saved about ${k.savedBytes} bytes (~${Math.round(k.savedBytes / 4)} tokens)`);
+    const sm = ctx.sessionManager;
+    const cwd = ctx?.cwd ?? process.cwd();
+    const { V, adapter } = await adapterFor(cwd);
+    // what the model holds: the last request sent, else the session's window
+    const msgs = state.view(sm, undefined);
+    const copy = V.rebuild(msgs, adapter);
+    let held = 0;
+    for (const c of copy.files.values()) held += c.size;
+    const modes = Object.fromEntries(MODES.map((m) => [m, 0]));
+    let reads = 0;
+    let sent = 0;
+    let saved = 0;
+    const fullBytes = new Map(); // name -> bytes of the last text sent for it
+    for (const m of msgs) {
+      if (!m || m.role !== "toolResult" || m.toolName !== "read") continue;
+      const meta = parseMeta(m.details);
+      if (!meta) continue;
+      reads++;
+      modes[meta.mode]++;
+      const bytes = Number.isFinite(meta.bytes) ? meta.bytes : 0;
+      sent += bytes;
+      const key = `${meta.name ?? meta.pathKey}\u0000${meta.scopeKey}`;
+      if (meta.mode === "full" || meta.mode === "full_fallback") fullBytes.set(key, bytes);
+      else if (fullBytes.has(key)) saved += Math.max(0, fullBytes.get(key) - bytes);
     }
+    const lines = [];
+    lines.push(`readcache: the model holds ${held} lines of ${copy.files.size} files in the messages it is sent`);
+    lines.push(`reads in those messages: ${reads} (${MODES.map((m) => `${m} ${modes[m]}`).join(", ")})`);
+    if (reads > 0) lines.push(`sent ${sent} bytes; markers and diffs saved about ${saved} bytes (~${Math.round(saved / 4)} tokens)`);
     const loaded = await getNative();
     if (loaded.native && typeof loaded.native.readCacheStore === "function") {
       try {
@@ -563,8 +585,8 @@ export default function registerRead(pi, options = {}) {
     return lines.join("\n");
   }
 
-  // §12: correctness rests on the replay alone; these only drop the
-  // disposable memo and overlay.
+  // §12: correctness rests on the messages of each request alone; these
+  // only drop what was sent and the overlay.
   for (const event of ["session_start", "session_compact", "session_tree", "session_shutdown"]) {
     pi.on(event, () => state.clear());
   }
