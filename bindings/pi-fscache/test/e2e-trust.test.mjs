@@ -3,7 +3,8 @@
 // own `pi install` and loaded by pi's resource loader from the settings that
 // wrote): marker, diff, then pi's own
 // compact() keeping the marker and the diff but summarizing the full
-// reads they stood on (both files sent in full next), a full read the
+// reads they stood on (both sent as the text they stood for in the next
+// request, issue 48, so the rereads are markers), a full read the
 // compaction kept (still the marker, seed 004). On pi 1.x, a second
 // extension omits a read's result from a turn_end handler (a context_edit
 // draft, replacement null): that file is sent in full next while another,
@@ -11,16 +12,9 @@
 // through ctx.executeTool("read") gets the file's text.
 import test from "node:test";
 import assert from "node:assert/strict";
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
-import { spawnSync } from "node:child_process";
-import { LINE, createFauxSession, isSummaryRequest, pi, piAi, piCommand } from "./pi-line.mjs";
+import { LINE } from "./pi-line.mjs";
+import { setup } from "./e2e-setup.mjs";
 
-const { DefaultResourceLoader, SessionManager, SettingsManager } = pi;
-const { fauxAssistantMessage, fauxText, fauxToolCall } = piAi;
-const PKG = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
 const MARKER = /^\[readcache: unchanged, \d+ lines\]$/;
 const body = (tag, n = 120) => Array.from({ length: n }, (_, i) => `${tag} line ${i + 1}: nothing to see`).join("\n") + "\n";
 
@@ -53,73 +47,6 @@ export default function (pi) {
 }
 `;
 
-async function setup(t, files, { extra = [] } = {}) {
-  const root = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "pi-fscache-e2e-trust-")));
-  t.after(() => fs.rmSync(root, { recursive: true, force: true }));
-  const cwd = path.join(root, "repo");
-  const agentDir = path.join(root, "agent");
-  fs.mkdirSync(cwd, { mode: 0o700 });
-  fs.mkdirSync(agentDir, { mode: 0o700 });
-  for (const [name, text] of Object.entries(files)) fs.writeFileSync(path.join(cwd, name), text);
-  // `pi install <dir>`, as users add the package, in this test's own HOME
-  // and agent directory
-  const env = { ...process.env, HOME: root, PI_CODING_AGENT_DIR: agentDir };
-  delete env.PI_FSCACHE_READ;
-  const [exe, ...installArgs] = piCommand("install", PKG);
-  const installed = spawnSync(exe, installArgs, { cwd: root, env, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"], timeout: 120000 });
-  assert.equal(installed.status, 0, `pi install: exit ${installed.status}\n${installed.stdout}${installed.stderr}`);
-  const paths = [];
-  for (const [name, src] of extra) {
-    const p = path.join(root, name);
-    fs.writeFileSync(p, src);
-    paths.push(p);
-  }
-  const script = [];
-  const respond = (context) => {
-    if (isSummaryRequest(context)) return fauxAssistantMessage("## Goal\nRead the files.\n## Progress\nRead them.");
-    const step = script.shift();
-    assert.ok(step, "the model was called more often than scripted");
-    return step;
-  };
-  const settingsManager = SettingsManager.create(cwd, agentDir);
-  settingsManager.applyOverrides({ compaction: { enabled: false, keepRecentTokens: 1000000 } });
-  const resourceLoader = new DefaultResourceLoader({ cwd, agentDir, settingsManager, additionalExtensionPaths: paths });
-  await resourceLoader.reload();
-  const loaded = resourceLoader.getExtensions();
-  assert.deepEqual(loaded.errors, [], "the extensions load");
-  assert.ok(
-    loaded.extensions.some((e) => e.path === path.join(PKG, "index.js")),
-    "the package is loaded from the settings pi install wrote",
-  );
-  const sessionManager = SessionManager.inMemory(cwd);
-  const { session, faux } = await createFauxSession(t, {
-    provider: "faux-e2e-trust",
-    models: [{ id: "scripted", contextWindow: 200000, maxTokens: 4096 }],
-    cwd,
-    agentDir,
-    settingsManager,
-    resourceLoader,
-    sessionManager,
-  });
-  faux.setResponses(Array.from({ length: 100 }, () => respond));
-  const call = (name, args) => fauxAssistantMessage(fauxToolCall(name, args), { stopReason: "toolUse" });
-  const say = (text) => fauxAssistantMessage(fauxText(text));
-  const results = () =>
-    sessionManager
-      .getBranch()
-      .filter((e) => e.type === "message" && e.message.role === "toolResult")
-      .map((e) => ({ id: e.id, tool: e.message.toolName, text: e.message.content.map((c) => c.text ?? "").join(""), mode: e.message.details?.readcache?.mode }));
-  /** Runs one prompt whose model calls the given tools in turn; returns their results. */
-  const turn = async (prompt, calls) => {
-    const before = results().length;
-    for (const [name, args] of calls) script.push(call(name, args));
-    script.push(say("done"));
-    await session.prompt(prompt);
-    return results().slice(before);
-  };
-  return { cwd, session, settingsManager, sessionManager, script, say, turn };
-}
-
 test(`e2e trust (pi ${LINE}): marker, diff, then pi's compact() summarizing their full reads away: both sent in full; a kept full read stays a marker`, async (t) => {
   const s = await setup(t, { "c.txt": body("c"), "d.txt": body("d"), "e.txt": body("e") });
   let r = await s.turn("read c and d", [["read", { path: "c.txt" }], ["read", { path: "d.txt" }]]);
@@ -151,13 +78,23 @@ test(`e2e trust (pi ${LINE}): marker, diff, then pi's compact() summarizing thei
   for (const id of firstReads) assert.ok(at(id) < keptFrom, "the full reads were summarized away");
   for (const id of kept) assert.ok(at(id) >= keptFrom, "the marker, the diff and e.txt's full read were kept");
 
+  const seen = s.requests.length;
   r = await s.turn("read c, d and e again", [["read", { path: "c.txt" }], ["read", { path: "d.txt" }], ["read", { path: "e.txt" }]]);
-  assert.equal(r[0].mode, "full", `c.txt: the marker's full read is gone: ${r[0].text.slice(0, 50)}`);
-  assert.match(r[0].text, /^c line 1: nothing to see\n/);
-  assert.equal(r[1].mode, "full", `d.txt: the diff's base is gone: ${r[1].text.slice(0, 50)}`);
-  assert.match(r[1].text, /d line 60: changed/);
+  // issue 48: the first request after the compaction no longer holds the
+  // full reads the marker and the diff stood on: it carries their text in
+  // their place, so the model holds both files, and the rereads are markers
+  const first = s.requests[seen];
+  const sent = (id) => first.find((m) => m.role === "toolResult" && m.toolCallId === id);
+  const branch2 = s.sessionManager.getBranch();
+  const callOf = (entryId) => branch2.find((e) => e.id === entryId).message.toolCallId;
+  const text = (m) => m.content.map((c) => c.text ?? "").join("");
+  assert.match(text(sent(callOf(kept[0]))), /^c line 1: nothing to see\n/, "the marker was sent as the text it stood for");
+  assert.match(text(sent(callOf(kept[1]))), /^d line 1: nothing to see\n[^]*d line 60: changed/, "the diff was sent as the text it stood for");
+  assert.equal(r[0].mode, "unchanged", `c.txt: the model holds the restored text: ${r[0].text.slice(0, 50)}`);
+  assert.equal(r[1].mode, "unchanged", `d.txt: the model holds the restored text: ${r[1].text.slice(0, 50)}`);
   assert.equal(r[2].mode, "unchanged", "e.txt: a full read the compaction kept (seed 004)");
   assert.match(r[2].text, MARKER);
+  assert.deepEqual(await s.checkSent(), []);
   assert.equal(s.script.length, 0, "every scripted step ran");
 });
 
