@@ -5,6 +5,10 @@
 #      pi-fscache's read side by side on the same files at the same moments,
 #      idle and beside a CPU hog: bytes served per kind of read, the diff's
 #      share of the file after an edit, latency and what the cache adds.
+#      Then the savings of the line-level copy (issue 48): random reads,
+#      ranges and rereads, each after a request through the package's
+#      context handler: the rereads whose request already held every line
+#      pi's read shows that were not markers (goal: at most 1%).
 #      Report: build/out/bench/readcache.md and readcache.json. It runs
 #      once per pi line: pi 0.73.1 on Node 20 (NODE), then pi 1.6.0 on
 #      Node 22 (NODE22, PI_LINE=1, test/pi1-aliases.mjs imported first):

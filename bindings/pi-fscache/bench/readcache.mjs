@@ -17,6 +17,14 @@
 // appendContextEdit, omitting or replacing an earlier read's result; pi
 // 0.73 has none, so there the rereads follow plain entries): what the
 // replay of pi's projection costs a reread.
+// Then the savings of the line-level copy (issue 48): a session of random
+// whole-file reads, ranges (offset and limit, offset alone, path:a-b),
+// rereads and small edits over the same files, every read preceded by a
+// request through the package's `context` handler (test/read-harness.mjs);
+// for each read, whether the copy the model rebuilds from that request
+// (test/oracle-lib.mjs, never details) already held every line pi's read
+// shows, and whether the answer was a marker: the share of those rereads
+// not answered by a marker (the goal: at most 1%), and the bytes.
 // Usage: node readcache.mjs --repo DIR [--files 40] [--rounds 3] [--out build/out/bench] [--tmp DIR]
 // (make bench-readcache runs it, with BENCH_REPO or Go's src.)
 import { spawn } from "node:child_process";
@@ -27,6 +35,8 @@ import { performance } from "node:perf_hooks";
 import { createEditToolDefinition, createReadToolDefinition, SessionManager } from "@mariozechner/pi-coding-agent";
 import registerRead from "../src/read/index.js";
 import { appendToolCall } from "../test/session-helpers.mjs";
+import { Harness, piRead } from "../test/read-harness.mjs";
+import { MARKER, copiesFrom, piArgs, scopeOf, shownLines } from "../test/oracle-lib.mjs";
 
 const args = process.argv.slice(2);
 const opt = (name, def) => {
@@ -182,6 +192,52 @@ async function session(files, cwd, hog) {
   return rows;
 }
 
+// The savings of the line-level copy (issue 48), on the same files.
+async function savings(files, cwd, steps = 600) {
+  let seed = 4811;
+  const rnd = () => {
+    seed = (seed * 1103515245 + 12345) & 0x7fffffff;
+    return seed / 0x80000000;
+  };
+  const int = (n) => Math.floor(rnd() * n);
+  const h = new Harness(cwd);
+  const st = { reads: 0, held: 0, markers: 0, missed: 0, piBytes: 0, ourBytes: 0 };
+  const lines = new Map(files.map((f) => [f.rel, readFileSync(join(cwd, f.rel), "utf8").split("\n").length]));
+  for (let i = 0; i < steps; i++) {
+    const f = files[int(Math.min(files.length, 8))];
+    if (rnd() < 0.08) {
+      // a small edit: one line changed
+      const text = readFileSync(join(cwd, f.rel), "utf8").split("\n");
+      const at = int(text.length - 1);
+      text[at] = `${text[at]} // edited ${i}`;
+      writeFileSync(join(cwd, f.rel), text.join("\n"));
+      continue;
+    }
+    const n = lines.get(f.rel);
+    const k = rnd();
+    const start = 1 + int(n);
+    const args = k < 0.4 ? { path: f.rel } : k < 0.7 ? { path: f.rel, offset: start, limit: 1 + int(80) } : k < 0.85 ? { path: f.rel, offset: start } : { path: `${f.rel}:${start}-${Math.min(n, start + int(60))}` };
+    const msgs = await h.request();
+    const own = await piRead(cwd, piArgs(args)).catch(() => undefined);
+    if (!own) continue;
+    const copy = copiesFrom(msgs, msgs.length).get(scopeOf(args).file);
+    const shown = shownLines(own.text, scopeOf(args).start);
+    const held = copy !== undefined && [...shown].every(([ln, t]) => copy.get(ln) === t);
+    const r = await h.read(args);
+    if (r.isError) continue;
+    st.reads++;
+    st.piBytes += Buffer.byteLength(own.text);
+    st.ourBytes += Buffer.byteLength(r.text);
+    const marker = MARKER.test(r.text);
+    if (marker) st.markers++;
+    if (held) {
+      st.held++;
+      if (!marker) st.missed++;
+    }
+  }
+  return st;
+}
+
 const pct = (xs, p) => {
   if (!xs.length) return NaN;
   const s = [...xs].sort((a, b) => a - b);
@@ -193,6 +249,22 @@ async function main() {
   const picked = pickFiles(repo);
   if (picked.length === 0) throw new Error(`no text files of 200+ lines in ${repo}`);
   const all = [];
+  let saved;
+  {
+    mkdirSync(tmpBase, { recursive: true });
+    const cwd = mkdtempSync(join(tmpBase, "fscache-bench-savings-"));
+    try {
+      const files = picked.map(({ p, size, lines }) => {
+        const rel = relative(repo, p);
+        mkdirSync(dirname(join(cwd, rel)), { recursive: true });
+        copyFileSync(p, join(cwd, rel));
+        return { rel, size, lines };
+      });
+      saved = await savings(files, cwd);
+    } finally {
+      rmSync(cwd, { recursive: true, force: true });
+    }
+  }
   for (const hog of [false, true]) {
     let child;
     if (hog) child = spawn(process.execPath, ["-e", "for(;;){}"], { stdio: "ignore" });
@@ -249,10 +321,12 @@ async function main() {
       md.push(`| ${k} | ${hog ? "hog" : "idle"} | ${row.calls} | ${fmt(row.pi50, 3)} | ${fmt(row.pi90, 3)} | ${fmt(row.ours50, 3)} | ${fmt(row.ours90, 3)} | ${fmt(row.added50, 3)} |`);
     }
   }
+  md.push("");
+  md.push(`Savings of the line-level copy (issue 48): ${saved.reads} random reads of ${Math.min(picked.length, 8)} files (whole, ranges, offsets, path:a-b, 8% small edits), each after a request through the context handler. Rereads whose request already held every line pi's read shows: ${saved.held}; answered by a marker: ${saved.held - saved.missed}; not: ${saved.missed} (${fmt((100 * saved.missed) / Math.max(1, saved.held), 2)}%, the goal at most 1%). Bytes: pi ${saved.piBytes}, pi-fscache ${saved.ourBytes} (${fmt(saved.ourBytes / saved.piBytes, 3)}).`);
   mkdirSync(outDir, { recursive: true });
   const suffix = process.env.BENCH_SUFFIX ?? "";
   writeFileSync(join(outDir, `readcache${suffix}.md`), md.join("\n") + "\n");
-  writeFileSync(join(outDir, `readcache${suffix}.json`), JSON.stringify({ repo, line, files: picked.length, rounds, summary, editShares: shares, rows: all }, null, 1));
+  writeFileSync(join(outDir, `readcache${suffix}.json`), JSON.stringify({ repo, line, files: picked.length, rounds, summary, savings: saved, editShares: shares, rows: all }, null, 1));
   console.log(md.join("\n"));
 }
 
