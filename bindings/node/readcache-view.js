@@ -253,6 +253,23 @@ export function applyRecord(copy, rec) {
 }
 
 /**
+ * The read results of a request's messages whose call an earlier message
+ * of the list made, in order: [index, message, args]. (A result whose call
+ * is not in the list teaches nothing: the model cannot tell what it
+ * answers.)
+ */
+function* visibleResults(messages, adapter) {
+  const calls = new Map();
+  for (let i = 0; i < messages.length; i++) {
+    const m = messages[i];
+    if (!m || typeof m !== "object") continue;
+    if (m.role === "assistant") {
+      for (const c of adapter.readCalls(m) ?? []) if (c && typeof c.id === "string") calls.set(c.id, c.args);
+    } else if (m.role === "toolResult" && calls.has(m.toolCallId)) yield [i, m, calls.get(m.toolCallId)];
+  }
+}
+
+/**
  * Walks a request's messages in order and rebuilds the model's copy.
  * adapter.readCalls(assistantMessage) -> [{id, args}] names the read calls
  * the model made; adapter.record(resultMessage, args) -> a record (or
@@ -262,22 +279,13 @@ export function applyRecord(copy, rec) {
  *   {name, kind: "diff", baseStart, baseEnd, baseDigest, hunks}
  *   {name, kind: "opaque"}                      (forgets name)
  *   {kind: "none"}                              (teaches nothing)
- * A result whose call no earlier message of the list made teaches nothing
- * (the model cannot tell what it answers). onFalls(index, message, record),
- * when given, is called for each marker or diff that does not stand, which
- * then teaches nothing. Returns the copy.
+ * onFalls(index, message, record), when given, is called for each marker
+ * or diff that does not stand, which then teaches nothing. Returns the
+ * copy.
  */
 export function rebuild(messages, adapter, { copy = new ModelCopy(), onFalls } = {}) {
-  const calls = new Map();
-  for (let i = 0; i < messages.length; i++) {
-    const m = messages[i];
-    if (!m || typeof m !== "object") continue;
-    if (m.role === "assistant") {
-      for (const c of adapter.readCalls(m) ?? []) if (c && typeof c.id === "string") calls.set(c.id, c.args);
-      continue;
-    }
-    if (m.role !== "toolResult" || !calls.has(m.toolCallId)) continue;
-    const rec = adapter.record(m, calls.get(m.toolCallId));
+  for (const [i, m, args] of visibleResults(messages, adapter)) {
+    const rec = adapter.record(m, args);
     if (!rec) continue;
     if (!stands(copy, rec)) {
       onFalls?.(i, m, rec);
@@ -298,18 +306,9 @@ export function rebuild(messages, adapter, { copy = new ModelCopy(), onFalls } =
  */
 export async function judge(messages, adapter) {
   const copy = new ModelCopy();
-  const calls = new Map();
   let out = messages;
   let replaced = 0;
-  for (let i = 0; i < messages.length; i++) {
-    const m = messages[i];
-    if (!m || typeof m !== "object") continue;
-    if (m.role === "assistant") {
-      for (const c of adapter.readCalls(m) ?? []) if (c && typeof c.id === "string") calls.set(c.id, c.args);
-      continue;
-    }
-    if (m.role !== "toolResult" || !calls.has(m.toolCallId)) continue;
-    const args = calls.get(m.toolCallId);
+  for (const [i, m, args] of visibleResults(messages, adapter)) {
     let rec = adapter.record(m, args);
     if (!rec) continue;
     if (!stands(copy, rec)) {

@@ -192,6 +192,16 @@ async function session(files, cwd, hog) {
   return rows;
 }
 
+/** Copies the picked files into cwd (edits never touch the repository): [{rel, size, lines}]. */
+function copyFiles(picked, cwd) {
+  return picked.map(({ p, size, lines }) => {
+    const rel = relative(repo, p);
+    mkdirSync(dirname(join(cwd, rel)), { recursive: true });
+    copyFileSync(p, join(cwd, rel));
+    return { rel, size, lines };
+  });
+}
+
 // The savings of the line-level copy (issue 48), on the same files.
 async function savings(files, cwd, steps = 600) {
   let seed = 4811;
@@ -254,13 +264,7 @@ async function main() {
     mkdirSync(tmpBase, { recursive: true });
     const cwd = mkdtempSync(join(tmpBase, "fscache-bench-savings-"));
     try {
-      const files = picked.map(({ p, size, lines }) => {
-        const rel = relative(repo, p);
-        mkdirSync(dirname(join(cwd, rel)), { recursive: true });
-        copyFileSync(p, join(cwd, rel));
-        return { rel, size, lines };
-      });
-      saved = await savings(files, cwd);
+      saved = await savings(copyFiles(picked, cwd), cwd);
     } finally {
       rmSync(cwd, { recursive: true, force: true });
     }
@@ -273,13 +277,7 @@ async function main() {
         mkdirSync(tmpBase, { recursive: true });
         const cwd = mkdtempSync(join(tmpBase, "fscache-bench-readcache-"));
         try {
-          const files = picked.map(({ p, size, lines }) => {
-            const rel = relative(repo, p);
-            mkdirSync(dirname(join(cwd, rel)), { recursive: true });
-            copyFileSync(p, join(cwd, rel));
-            return { rel, size, lines };
-          });
-          all.push(...(await session(files, cwd, hog)));
+          all.push(...(await session(copyFiles(picked, cwd), cwd, hog)));
         } finally {
           rmSync(cwd, { recursive: true, force: true });
         }
