@@ -47,7 +47,7 @@ export default function (pi) {
 }
 `;
 
-test(`e2e trust (pi ${LINE}): marker, diff, then pi's compact() summarizing their full reads away: both sent in full; a kept full read stays a marker`, async (t) => {
+test(`e2e trust (pi ${LINE}): marker, diff, then pi's compact() summarizing their full reads away: the next request carries their text in their place; a kept full read stays a marker`, async (t) => {
   const s = await setup(t, { "c.txt": body("c"), "d.txt": body("d"), "e.txt": body("e") });
   let r = await s.turn("read c and d", [["read", { path: "c.txt" }], ["read", { path: "d.txt" }]]);
   assert.deepEqual(r.map((x) => x.mode), ["full", "full"]);
