@@ -6,6 +6,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/fscache/fscache/internal/engine"
+	"github.com/fscache/fscache/internal/walk"
 )
 
 // appendString appends s as a JSON string. Invalid UTF-8 bytes become
@@ -71,9 +72,11 @@ func appendGlobMatch(b []byte, m engine.GlobMatch) []byte {
 	b = appendString(b, m.Path)
 	b = append(b, `,"fileType":`...)
 	b = strconv.AppendInt(b, int64(m.Type), 10)
-	if m.Mtime >= 0 {
+	if m.Mtime >= 0 { // none before the epoch, as in pi-natives
+		// Milliseconds with their fraction, in the shortest form that reads
+		// back as the same float64 (JSON.parse then gives 18.2's number).
 		b = append(b, `,"mtime":`...)
-		b = strconv.AppendInt(b, m.Mtime, 10)
+		b = strconv.AppendFloat(b, walk.MtimeMs(m.Mtime), 'f', -1, 64)
 	}
 	if m.Size >= 0 {
 		b = append(b, `,"size":`...)

@@ -47,8 +47,10 @@ func appendWorkspaceResult(b []byte, r engine.ListWorkspaceResult) []byte {
 		b = appendString(b, e.Path)
 		b = append(b, `,"fileType":`...)
 		b = strconv.AppendInt(b, int64(e.Type), 10)
-		b = append(b, `,"mtime":`...)
-		b = strconv.AppendFloat(b, e.Mtime, 'f', -1, 64)
+		if e.Mtime >= 0 { // none before the epoch, as in 18.2
+			b = append(b, `,"mtime":`...)
+			b = strconv.AppendFloat(b, e.Mtime, 'f', -1, 64)
+		}
 		if e.Size >= 0 {
 			b = append(b, `,"size":`...)
 			b = strconv.AppendInt(b, e.Size, 10)

@@ -3,6 +3,7 @@ package core
 import (
 	"github.com/fscache/fscache/internal/engine"
 	"github.com/fscache/fscache/internal/scancache"
+	"github.com/fscache/fscache/internal/walk"
 )
 
 // The conversions of the engine's results into the public types, made once
@@ -22,7 +23,11 @@ func convert[S, D any](in []S, f func(*S) D) []D {
 }
 
 func globMatch(e *engine.GlobMatch) GlobMatch {
-	return GlobMatch{Path: e.Path, FileType: FileType(e.Type), Mtime: e.Mtime, Size: e.Size}
+	mtime := -1.0
+	if e.Mtime >= 0 {
+		mtime = walk.MtimeMs(e.Mtime)
+	}
+	return GlobMatch{Path: e.Path, FileType: FileType(e.Type), Mtime: mtime, Size: e.Size}
 }
 
 func globResult(r *engine.GlobResult) GlobResult {

@@ -28,6 +28,19 @@ var dropped = map[string]bool{"walk.Entry.RawPath": true}
 // work, which CacheStats adds.
 var notFromEngine = map[string]bool{"core.Stats.Dropped": true}
 
+// converted are the engine's fields whose public field holds another unit:
+// the function gives the public value of the engine's. A glob match's
+// mtime is the engine's ns as the milliseconds pi-natives 18.2 reports
+// (-1: none).
+var converted = map[string]func(reflect.Value) any{
+	"walk.Entry.Mtime": func(v reflect.Value) any {
+		if v.Int() < 0 {
+			return -1.0
+		}
+		return walk.MtimeMs(v.Int())
+	},
+}
+
 // renamed are the engine's fields whose public field has another name.
 var renamed = map[string]string{"walk.Entry.Type": "FileType", "readcache.Result.Resolved": "ReadCacheResolved"}
 
@@ -92,6 +105,12 @@ func sameStructFields(t *testing.T, at string, pub, eng reflect.Value) {
 			continue
 		}
 		used[name] = true
+		if conv, ok := converted[key]; ok {
+			if want := conv(eng.Field(i)); pf.Interface() != want {
+				t.Errorf("%s.%s: public %v, want %v (engine %v)", at, name, pf.Interface(), want, eng.Field(i).Interface())
+			}
+			continue
+		}
 		sameFields(t, at+"."+name, pf, eng.Field(i))
 	}
 	for i := range pub.NumField() {
@@ -180,6 +199,12 @@ func TestConvertGrepKeepsEveryField(t *testing.T) {
 func TestConvertOthersKeepEveryField(t *testing.T) {
 	dir := convTree(t)
 	ctx := context.Background()
+	// a.txt's mtime has a sub-millisecond part: Mtime is the float64 that
+	// pi-natives 18.2.3 reports for it.
+	at := time.Unix(1767225600, 5_100_001)
+	if err := os.Chtimes(filepath.Join(dir, "a.txt"), at, at); err != nil {
+		t.Fatal(err)
+	}
 	g, err := Glob(ctx, GlobOptions{Pattern: "*", Path: dir, SortByMtime: true})
 	if err != nil {
 		t.Fatal(err)
@@ -192,6 +217,9 @@ func TestConvertOthersKeepEveryField(t *testing.T) {
 	for _, m := range g.Matches {
 		if m.Mtime <= 0 || (m.FileType == File) != (m.Size > 0) {
 			t.Errorf("glob match %+v: want an mtime, and a size for files only", m)
+		}
+		if m.Path == "a.txt" && m.Mtime != 1767225600005.1 {
+			t.Errorf("a.txt: Mtime %v, want 1767225600005.1", m.Mtime)
 		}
 	}
 	g, _ = Glob(ctx, GlobOptions{Pattern: "*", Path: dir})

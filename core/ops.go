@@ -52,8 +52,10 @@ type GlobMatch struct {
 	// filter has its target's kind.
 	FileType FileType
 	// Mtime is the modification time (of the entry itself) in ms since the
-	// epoch with SortByMtime, -1 otherwise.
-	Mtime int64
+	// epoch, with its fraction (as pi-natives 18.2 reports it), with
+	// SortByMtime; -1 without it, or when the time is before the epoch
+	// (pi-natives reports none then).
+	Mtime float64
 	// Size is the size in bytes of a regular file with SortByMtime, -1
 	// otherwise.
 	Size int64
@@ -335,7 +337,8 @@ type WorkspaceEntry struct {
 	Type FileType
 	// Mtime is the modification time (of the entry itself) in ms since the
 	// epoch, with a fractional part; an AGENTS.md file found by
-	// CollectAgentsMd has whole milliseconds, as in pi-natives.
+	// CollectAgentsMd has whole milliseconds, as in pi-natives. -1 when the
+	// time is before the epoch (pi-natives reports none then).
 	Mtime float64
 	// Size is the size in bytes of a regular file, -1 for other kinds.
 	Size int64

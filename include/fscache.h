@@ -184,7 +184,7 @@
  *     ContextLine         {lineNumber, line}
  *     ListWorkspaceResult {entries: [WorkspaceEntry], agentsMdFiles,
  *                          truncated}
- *     WorkspaceEntry      {path, fileType, mtime, [size]}
+ *     WorkspaceEntry      {path, fileType, [mtime], [size]}
  *     ReadCacheResult     {mode, [reason], pathKey, absPath, path, [offset],
  *                          [limit], text, [truncation: ReadCacheTruncation],
  *                          [meta: ReadCacheMeta], [storeError]}
@@ -301,7 +301,11 @@ typedef void (*fscache_match_fn)(void *ctx, const char *match_json, size_t len);
  * on a cache hit, or with maxResults without sortByMtime, each match of the
  * result in path order after the walk (docs/compat.md). The JSON handed to
  * on_match and returned is ASCII (other characters as \u escapes).
- * cancel: optional flag.
+ * cancel: optional flag. With sortByMtime a match's mtime is in ms since
+ * the epoch with its fraction (a number in the shortest form that reads
+ * back as the same double, as pi-natives 18.2 computes it: seconds * 1000
+ * + nanoseconds / 1e6), absent before the epoch; the order is by that
+ * double, newest first, then by path.
  * Returns {"ok": GlobResult} or an error envelope; caller frees with
  * fscache_free().
  */
@@ -339,9 +343,10 @@ char *fscache_grep(const char *options_json, fscache_match_fn on_match, void *ct
  * ends the call with "Aborted: Signal". timeoutMs ends it with
  * "Aborted: Timeout".
  * Runs on the calling thread (the walk itself on library threads); no
- * callback. Returns {"ok": {"entries": [{"path", "fileType", "mtime",
+ * callback. Returns {"ok": {"entries": [{"path", "fileType", "mtime"?,
  * "size"?}], "agentsMdFiles": [string], "truncated": bool}} (entries and
- * agentsMdFiles sorted by path, UTF-8; mtime in ms with a fractional part)
+ * agentsMdFiles sorted by path, UTF-8; mtime in ms with a fractional part,
+ * as glob's, absent before the epoch)
  * or an error envelope (a missing or non-directory path reads
  * "Native directory scan failed for <path>: ..."); the caller owns the
  * string and frees it with fscache_free().

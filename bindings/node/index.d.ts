@@ -94,8 +94,10 @@ export interface GlobMatch {
   /** Kind of the entry (a symlink that passed a File/Dir filter reports its target's kind). */
   fileType: FileType
   /**
-   * Last modification time in milliseconds since the Unix epoch, of the
-   * entry itself (a symlink's own time); present when sorting by mtime.
+   * Last modification time in milliseconds since the Unix epoch, with the
+   * sub-millisecond fraction (as pi-natives 18.2 reports it), of the entry
+   * itself (a symlink's own time); present when sorting by mtime, absent
+   * for a time before the epoch.
    */
   mtime?: number
   /** Size in bytes, for regular files; present when sorting by mtime. */

@@ -27,8 +27,16 @@ export function defaultMtime(rel) {
   return BASE_MS + (fnv(rel) % 900_000_000);
 }
 
-/** Set atime and mtime to `ms` (Node clamps negative times to "now": use touch(1) for those). */
+/**
+ * Set atime and mtime to `ms` (Node clamps negative times to "now": use touch(1) for those).
+ * A string is seconds since the epoch with up to 9 decimals ("1767225600.005100001"), set to
+ * the nanosecond with touch -d (utimes with a number of ms lands within a microsecond or so).
+ */
 export function setMtime(file, ms, isLink = false) {
+  if (typeof ms === "string") {
+    execFileSync("touch", [...(isLink ? ["-h"] : []), "-d", `@${ms}`, file.toString()]);
+    return;
+  }
   if (ms < 0) {
     const sec = Math.floor(ms / 1000);
     const ns = String(Math.round((ms - sec * 1000) * 1e6)).padStart(9, "0");
@@ -259,6 +267,37 @@ export const FIXTURES = {
     t.file("empty.txt", "", { mtime: T + 3000 });
     t.dir("e", { mtime: T + 3000 });
     t.file(".hidden.txt", "h\n", { mtime: T + 99000 });
+  },
+
+  // Sub-millisecond mtimes (pi-natives 18.2 reports and sorts on the fraction; mtimes as
+  // "sec.nanoseconds" strings, set exactly). many/: 100 µs apart, f29 the newest; us/: a few
+  // µs apart, newest first not in path order; ns/: 1 ns apart (one float64 of ms: a tie) and
+  // 300 ns apart (not); odd/: the epoch, 1 ns after it, before it, a link and a directory with
+  // their own sub-ms times; AGENTS.md files (listWorkspace's collectAgentsMd: whole ms).
+  mt(t) {
+    const S = 1767225600; // 2026-01-01T00:00:00Z
+    const at = (ns) => `${S + Math.floor(ns / 1e9)}.${String(ns % 1e9).padStart(9, "0")}`;
+    for (let i = 0; i < 30; i++) t.file(`many/f${String(i).padStart(2, "0")}.txt`, `f${i}\n`, { mtime: at(5_000_000 + i * 100_000) });
+    t.dir("many", { mtime: at(1_000_000) });
+    const us = ["k", "c", "x", "a", "q", "m", "b", "z", "e", "h"];
+    us.forEach((n, i) => t.file(`us/${n}.txt`, `${n}\n`, { mtime: at(123_000_000 + i * 3_000 + (i % 3)) }));
+    t.file("us/same.txt", "same\n", { mtime: at(123_000_000 + 9 * 3_000 + 1_000) });
+    t.dir("us", { mtime: at(123_004_500) });
+    const ns = [["n0", 5_100_000], ["n1", 5_100_001], ["n2", 5_099_999], ["n3", 5_100_300], ["n4", 5_099_700], ["n5", 5_100_000]];
+    for (const [n, v] of ns) t.file(`ns/${n}.txt`, `${n}\n`, { mtime: at(v) });
+    t.dir("ns", { mtime: at(5_100_150) });
+    t.file("odd/epoch.txt", "e\n", { mtime: "0" });
+    t.file("odd/epoch1ns.txt", "e\n", { mtime: "0.000000001" });
+    t.file("odd/before1ns.txt", "b\n", { mtime: "-0.000000001" });
+    t.file("odd/before.txt", "b\n", { mtime: "-1.5" });
+    t.file("odd/late.txt", "l\n", { mtime: "4102444800.000000007" });
+    t.file("odd/frac.txt", "f\n", { mtime: at(999_999_999) });
+    t.link("odd/link", "frac.txt", { mtime: at(555_555_555) });
+    t.dir("odd/d", { mtime: at(444_444_444) });
+    t.file("odd/d/AGENTS.md", "a\n", { mtime: at(777_777_777) });
+    t.file("odd/old/AGENTS.md", "a\n", { mtime: "-1.5" });
+    t.file("AGENTS.md", "root\n", { mtime: at(333_333_333) });
+    t.file("us/AGENTS.md", "us\n", { mtime: at(123_001_500) });
   },
 
   sorted_neg(t) {

@@ -29,8 +29,9 @@ type GlobOptions struct {
 	Cancel
 }
 
-// GlobMatch is one glob result. Mtime and Size are -1 when absent (they
-// are present only with SortByMtime; Size only for regular files).
+// GlobMatch is one glob result. Mtime (in ns: walk.MtimeMs gives the
+// milliseconds reported) and Size are -1 when absent (they are present
+// only with SortByMtime; Size only for regular files).
 type GlobMatch = walk.Entry
 
 // GlobResult is the result of Glob (see fscache.GlobResult).
@@ -265,19 +266,19 @@ type globSortKey struct {
 	n   int
 }
 
-// sortByMtime sorts idx (positions in snap, ascending) newest first; equal
-// times keep path order (the index order).
+// sortByMtime sorts idx (positions in snap, ascending) newest first (by
+// sortMtime); equal times keep path order (the index order).
 func sortByMtime(snap *scancache.Snapshot, idx []int32) {
 	type timed struct {
 		i     int32
-		mtime int64
+		mtime float64
 	}
 	ts := make([]timed, 0, len(idx))
 	k := 0
 	for sp := range snap.Spans() {
 		end := int32(sp.Start + len(sp.Entries))
 		for ; k < len(idx) && idx[k] < end; k++ {
-			ts = append(ts, timed{idx[k], max(sp.Entries[int(idx[k])-sp.Start].Mtime, 0)})
+			ts = append(ts, timed{idx[k], sortMtime(sp.Entries[int(idx[k])-sp.Start].Mtime)})
 		}
 	}
 	slices.SortFunc(ts, func(a, b timed) int {
@@ -291,7 +292,19 @@ func sortByMtime(snap *scancache.Snapshot, idx []int32) {
 	}
 }
 
-func cmpDesc(a, b int64) int {
+// sortMtime is the time an entry with mtime ns (Entry.Mtime) is sorted
+// by: the milliseconds reported (walk.MtimeMs), as pi-natives 18.2 sorts
+// by its float64 mtime, so that ns apart within one float64 step tie, as
+// in 18.2; 0 when the mtime is unknown or before the epoch (18.2 reports
+// none then, and counts a missing mtime as 0).
+func sortMtime(ns int64) float64 {
+	if ns < 0 {
+		return 0
+	}
+	return walk.MtimeMs(ns)
+}
+
+func cmpDesc(a, b float64) int {
 	switch {
 	case a > b:
 		return -1
@@ -412,7 +425,7 @@ type topN struct {
 // worse reports whether a sorts after b in the result: older, or as old
 // with a greater path.
 func worse(a, b *GlobMatch) bool {
-	am, bm := max(a.Mtime, 0), max(b.Mtime, 0)
+	am, bm := sortMtime(a.Mtime), sortMtime(b.Mtime)
 	if am != bm {
 		return am < bm
 	}

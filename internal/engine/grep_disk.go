@@ -172,7 +172,7 @@ func (gi *grepIndexes) persisted(key scancache.Key) *index.Index {
 // doubled the call's time).
 func fullWalk(key scancache.Key, tok *cancel.Token, pause func()) ([]walk.Entry, error) {
 	o := key.Options(tok)
-	o.Full, o.FullNanos = true, true
+	o.Full = true
 	if pause != nil {
 		o.OnDir = func(string) error {
 			pause()

@@ -354,7 +354,7 @@ func (g *grepper) searchStream(root string, key scancache.Key, sx *streamIndex) 
 	emitted := 0
 	o := key.Options(g.tok)
 	if sx != nil {
-		o.Full, o.FullNanos = true, true
+		o.Full = true
 	}
 	err := walk.ScanOrdered(o, func(e walk.Entry) error {
 		emitted++

@@ -35,9 +35,10 @@ type WorkspaceEntry struct {
 	// Type is the entry's own kind (links are not followed).
 	Type walk.FileType
 	// Mtime is the modification time (of the entry itself) in ms since the
-	// epoch, with a fractional part (18.2 keeps the sub-millisecond part);
-	// an AGENTS.md file found by CollectAgentsMd has whole milliseconds, as
-	// in the reference.
+	// epoch, with a fractional part (18.2 keeps the sub-millisecond part:
+	// walk.MtimeMs); an AGENTS.md file found by CollectAgentsMd has whole
+	// milliseconds, as in the reference. -1 (not reported) when the time is
+	// before the epoch, as in 18.2.
 	Mtime float64
 	// Size is the size of a regular file, -1 for other kinds.
 	Size int64
@@ -192,7 +193,9 @@ func (w *workspaceWalk) agentsIn(rel string, d int) {
 	if !ok {
 		return
 	}
-	e.Mtime = float64(st.ModTime().UnixMilli())
+	if e.Mtime >= 0 {
+		e.Mtime = float64(st.ModTime().UnixMilli())
+	}
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if d >= 1 && d <= AgentsMdMaxDepth {
@@ -234,7 +237,6 @@ func (w *workspaceWalk) scan(tok *cancel.Token) error {
 		SkipNodeModules: true,
 		Full:            w.maxDepth > 0, // lstat relative to each listed directory,
 		FullDepth:       w.maxDepth,     // of the entries listed (not those found deeper for AGENTS.md)
-		FullNanos:       true,           // 18.2 keeps the sub-millisecond part
 		Cancel:          tok,
 		Descend:         w.visit,
 	})
@@ -252,7 +254,7 @@ func (w *workspaceWalk) scan(tok *cancel.Token) error {
 			continue // reported by agentsIn of its directory
 		}
 		if d := strings.Count(e.Path, "/") + 1; d <= w.maxDepth && e.Mtime != -1 { // -1: gone since it was listed
-			w.entries = append(w.entries, WorkspaceEntry{Path: e.Path, Type: e.Type, Mtime: nanosToMs(e.Mtime), Size: e.Size})
+			w.entries = append(w.entries, WorkspaceEntry{Path: e.Path, Type: e.Type, Mtime: reportedMs(e.Mtime), Size: e.Size})
 		}
 	}
 	return nil
@@ -292,16 +294,6 @@ var workspaceSkipped = map[string]bool{
 // __pycache__, ...).
 const workspaceDropped = ".DS_Store"
 
-// nanosToMs converts ns since the epoch to ms with a fractional part,
-// exactly as time.Time's Unix()*1000 + Nanosecond()/1e6.
-func nanosToMs(ns int64) float64 {
-	sec, nsec := ns/1e9, ns%1e9
-	if nsec < 0 {
-		sec, nsec = sec-1, nsec+1e9
-	}
-	return float64(sec)*1000 + float64(nsec)/1e6
-}
-
 func pathBase(p string) string { return p[strings.LastIndexByte(p, '/')+1:] }
 
 // workspaceEntry builds the entry for path from its lstat; false for the
@@ -320,8 +312,18 @@ func workspaceEntry(path string, st fs.FileInfo) (WorkspaceEntry, bool) {
 		return e, false
 	}
 	t := st.ModTime()
-	e.Mtime = float64(t.Unix())*1000 + float64(t.Nanosecond())/1e6
+	e.Mtime = reportedMs(walk.Nanos(t.Unix(), int64(t.Nanosecond())))
 	return e, true
+}
+
+// reportedMs is the mtime reported for ns (walk.Entry.Mtime): its
+// milliseconds (walk.MtimeMs), -1 (none) when unknown or before the epoch,
+// as in pi-natives 18.2.
+func reportedMs(ns int64) float64 {
+	if ns < 0 {
+		return -1
+	}
+	return walk.MtimeMs(ns)
 }
 
 // workspaceRoot resolves the root of ListWorkspace, with 18.2's messages.

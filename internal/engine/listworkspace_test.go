@@ -181,15 +181,3 @@ func workspacePaths(r ListWorkspaceResult) []string {
 	}
 	return out
 }
-
-// TestNanosToMs: the scan's mtimes in ns give the milliseconds (with their
-// fraction) that time.Time gives, before the epoch too.
-func TestNanosToMs(t *testing.T) {
-	for _, ns := range []int64{0, 1, 999_999, 1_000_000, 1_700_000_000_123_456_789, -1_500_000_001, -1_000_000_000, -1} {
-		tm := time.Unix(0, ns)
-		want := float64(tm.Unix())*1000 + float64(tm.Nanosecond())/1e6
-		if got := nanosToMs(ns); got != want {
-			t.Errorf("nanosToMs(%d) = %v, want %v", ns, got, want)
-		}
-	}
-}

@@ -100,7 +100,7 @@ func jsonOf(v any) any {
 		for _, m := range r.Matches {
 			o := map[string]any{"path": m.Path, "fileType": float64(m.Type)}
 			if m.Mtime >= 0 {
-				o["mtime"] = float64(m.Mtime)
+				o["mtime"] = walk.MtimeMs(m.Mtime) // ns: the ms the binding shows
 			}
 			if m.Size >= 0 {
 				o["size"] = float64(m.Size)

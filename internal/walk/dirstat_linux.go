@@ -32,10 +32,10 @@ func openDirStat(dir string) (d dirStat, ok bool) {
 
 // lstat is lstatPath for the entry name of the directory; path is the
 // entry's full path, used for names too long for the stack buffer.
-func (d dirStat) lstat(name, path string, ns bool) (mtime, size int64) {
+func (d dirStat) lstat(name, path string) (mtime, size int64) {
 	var buf [256]byte
 	if len(name) >= len(buf) {
-		return lstatPath(path, ns)
+		return lstatPath(path)
 	}
 	copy(buf[:], name)
 	buf[len(name)] = 0
@@ -44,7 +44,7 @@ func (d dirStat) lstat(name, path string, ns bool) (mtime, size int64) {
 		_, _, errno := syscall.Syscall6(sysFstatat, uintptr(d.fd), uintptr(unsafe.Pointer(&buf[0])),
 			uintptr(unsafe.Pointer(&st)), _AT_SYMLINK_NOFOLLOW, 0, 0)
 		if errno == 0 {
-			return statTimes(&st, ns)
+			return statTimes(&st)
 		}
 		if errno != syscall.EINTR {
 			return -1, -1

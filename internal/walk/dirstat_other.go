@@ -8,7 +8,7 @@ type dirStat struct{}
 
 func openDirStat(string) (dirStat, bool) { return dirStat{}, false }
 
-func (dirStat) lstat(_, path string, ns bool) (mtime, size int64) { return lstatPath(path, ns) }
+func (dirStat) lstat(_, path string) (mtime, size int64) { return lstatPath(path) }
 
 func (dirStat) close() {}
 

@@ -297,11 +297,11 @@ func (l *lister) decide(n *dirNode, fd int, paths string) ([]*dirNode, error) {
 				l.subs = append(l.subs, sub)
 			}
 			if full {
-				sub.own.mtime, sub.own.size = ds.lstat(name, path, s.o.FullNanos)
+				sub.own.mtime, sub.own.size = ds.lstat(name, path)
 			}
 		case full && len(n.files) > files:
 			f := &n.files[files]
-			f.det.mtime, f.det.size = ds.lstat(name, path, s.o.FullNanos)
+			f.det.mtime, f.det.size = ds.lstat(name, path)
 		}
 	}
 	return l.subs, nil

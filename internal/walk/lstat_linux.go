@@ -2,11 +2,10 @@ package walk
 
 import "syscall"
 
-// lstatPath returns the modification time (ms since the epoch, ns when
-// ns) of path,
+// lstatPath returns the modification time (ns since the epoch) of path,
 // not following a final link, and its size when it is a regular file; -1
 // for what cannot be read. It is os.Lstat without the FileInfo.
-func lstatPath(path string, ns bool) (mtime, size int64) {
+func lstatPath(path string) (mtime, size int64) {
 	var st syscall.Stat_t
 	for {
 		err := syscall.Lstat(path, &st)
@@ -17,17 +16,13 @@ func lstatPath(path string, ns bool) (mtime, size int64) {
 			return -1, -1
 		}
 	}
-	return statTimes(&st, ns)
+	return statTimes(&st)
 }
 
-// statTimes converts a stat result: mtime in ms (in ns when ns) and the
-// size of a regular file (-1 otherwise).
-func statTimes(st *syscall.Stat_t, ns bool) (mtime, size int64) {
-	sec, nsec := st.Mtim.Unix()
-	mtime = sec*1000 + nsec/1e6
-	if ns {
-		mtime = sec*1e9 + nsec
-	}
+// statTimes converts a stat result: mtime in ns and the size of a regular
+// file (-1 otherwise).
+func statTimes(st *syscall.Stat_t) (mtime, size int64) {
+	mtime = Nanos(st.Mtim.Unix())
 	size = -1
 	if st.Mode&syscall.S_IFMT == syscall.S_IFREG {
 		size = st.Size

@@ -4,11 +4,10 @@ package walk
 
 import "os"
 
-// lstatPath returns the modification time (ms since the epoch, ns when
-// ns) of path,
+// lstatPath returns the modification time (ns since the epoch) of path,
 // not following a final link, and its size when it is a regular file; -1
 // for what cannot be read.
-func lstatPath(path string, ns bool) (mtime, size int64) {
+func lstatPath(path string) (mtime, size int64) {
 	info, err := os.Lstat(path)
 	if err != nil {
 		return -1, -1
@@ -17,8 +16,6 @@ func lstatPath(path string, ns bool) (mtime, size int64) {
 	if info.Mode().IsRegular() {
 		size = info.Size()
 	}
-	if ns {
-		return info.ModTime().UnixNano(), size
-	}
-	return info.ModTime().UnixMilli(), size
+	t := info.ModTime()
+	return Nanos(t.Unix(), int64(t.Nanosecond())), size
 }

@@ -101,7 +101,7 @@ func refWalk(o Options, fn func(e Entry) error) error {
 		if kind == 0 {
 			return nil
 		}
-		if err := fn(refEntry(path, prefix, de, kind, o.Full, o.FullNanos)); err != nil || !link {
+		if err := fn(refEntry(path, prefix, de, kind, o.Full)); err != nil || !link {
 			return err
 		}
 		return fastwalk.ErrTraverseLink
@@ -152,18 +152,15 @@ func refOnWalkPath(root string, prefix int, path string, target fs.FileInfo) boo
 
 // refEntry returns the entry of kind kind at path (listed as de; the
 // relative path starts at prefix), with its full detail, from de.Info,
-// when full (the mtime in ns when ns, else ms).
-func refEntry(path string, prefix int, de fs.DirEntry, kind FileType, full, ns bool) Entry {
+// when full (the mtime in ns).
+func refEntry(path string, prefix int, de fs.DirEntry, kind FileType, full bool) Entry {
 	e := Entry{Path: display(path[prefix:]), Type: kind, Mtime: -1, Size: -1}
 	if e.Path != path[prefix:] {
 		e.RawPath = path[prefix:]
 	}
 	if full {
 		if info, err := de.Info(); err == nil {
-			e.Mtime = info.ModTime().UnixMilli()
-			if ns {
-				e.Mtime = info.ModTime().UnixNano()
-			}
+			e.Mtime = info.ModTime().UnixNano()
 			if info.Mode().IsRegular() {
 				e.Size = info.Size()
 			}

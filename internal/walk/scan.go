@@ -527,7 +527,7 @@ func (s *scanner) finishNode(n *dirNode) {
 			}
 		}
 	case s.fullIn(n):
-		n.readDetail(s.o.Cancel, s.o.FullNanos)
+		n.readDetail(s.o.Cancel)
 	case s.o.Full:
 		for _, k := range n.order {
 			if int(k.i) < len(n.files) {
@@ -558,7 +558,7 @@ const dirStatMin = 4
 
 // readDetail lstats the kept children of n; it stops early once tok
 // stopped (the scan then fails with the token's error).
-func (n *dirNode) readDetail(tok *cancel.Token, ns bool) {
+func (n *dirNode) readDetail(tok *cancel.Token) {
 	d, ok := dirStat{}, false
 	if len(n.order) >= dirStatMin {
 		d, ok = openDirStat(n.path)
@@ -578,9 +578,9 @@ func (n *dirNode) readDetail(tok *cancel.Token, ns bool) {
 			path, at, det = c.path, c.nameAt, &c.own
 		}
 		if ok {
-			det.mtime, det.size = d.lstat(path[at:], path, ns)
+			det.mtime, det.size = d.lstat(path[at:], path)
 		} else {
-			det.mtime, det.size = lstatPath(path, ns)
+			det.mtime, det.size = lstatPath(path)
 		}
 	}
 	if ok {

@@ -282,24 +282,23 @@ func TestFullDetailMatchesReference(t *testing.T) {
 		}
 		// With Observe, the detail is read as each entry is observed (on
 		// Linux, relative to the directory being listed), for both.
-		for _, ns := range []bool{false, true} {
+		{
 			var mu sync.Mutex
 			var seen []Entry
 			oo := o
-			oo.FullNanos = ns
 			oo.Hooks.Observe = func(e Entry) error {
 				mu.Lock()
 				seen = append(seen, e)
 				mu.Unlock()
 				return nil
 			}
-			want, err := refScan(Options{Root: oo.Root, Full: true, FullNanos: ns, Gitignore: oo.Gitignore, FollowLinks: oo.FollowLinks})
+			want, err := refScan(Options{Root: oo.Root, Full: true, Gitignore: oo.Gitignore, FollowLinks: oo.FollowLinks})
 			must(t, err)
 			got, err := Scan(oo)
 			must(t, err)
 			slices.SortStableFunc(seen, func(a, b Entry) int { return strings.Compare(a.Path, b.Path) })
 			if !sameEntries(got, want) || !sameEntries(seen, want) {
-				t.Errorf("Scan %s with Observe (ns %t):\ngot  %v\nseen %v\nwant %v", optName(oo), ns, got, seen, want)
+				t.Errorf("Scan %s with Observe:\ngot  %v\nseen %v\nwant %v", optName(oo), got, seen, want)
 			}
 		}
 	}

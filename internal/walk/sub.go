@@ -206,6 +206,6 @@ func (w *subWalk) report(path string, kind FileType) error {
 	return w.fn(e)
 }
 
-// LstatDetail returns the full detail (mtime in ms, size of a regular
+// LstatDetail returns the full detail (mtime in ns, size of a regular
 // file) of the entry at the absolute path, -1s when it cannot be read.
-func LstatDetail(path string) (mtime, size int64) { return lstatPath(path, false) }
+func LstatDetail(path string) (mtime, size int64) { return lstatPath(path) }

@@ -39,8 +39,9 @@ type Entry struct {
 	// Type is the entry's kind (the link's own kind unless links are
 	// followed).
 	Type FileType
-	// Mtime is the modification time in ms since the epoch (ns with
-	// Options.FullNanos), from lstat (full detail only; -1 when unknown).
+	// Mtime is the modification time in ns since the epoch, from lstat
+	// (full detail only; -1 when unknown). MtimeMs gives it as the
+	// milliseconds that results report.
 	Mtime int64
 	// Size is the size of a regular file (full detail only; -1 otherwise).
 	Size int64
@@ -77,9 +78,8 @@ type Options struct {
 	// followed to get there included) is dropped: neither reported nor
 	// followed.
 	FollowLinks bool
-	// Full records Mtime and Size; FullNanos (with Full) records Mtime in
-	// ns, not ms.
-	Full, FullNanos bool
+	// Full records Mtime (in ns) and Size.
+	Full bool
 	// FullDepth, when above 0 (with Full), limits the full detail to the
 	// entries at most that deep (the root's children are at depth 1); the
 	// deeper ones keep -1s.
@@ -275,9 +275,9 @@ func (w *walker) newEntryIn(path, name string, kind FileType, ds *dirStat) Entry
 	e.Path, e.RawPath = names(path[w.start:])
 	if w.o.Full && (w.o.FullDepth <= 0 || strings.Count(path[w.start:], "/") < w.o.FullDepth) {
 		if ds != nil {
-			e.Mtime, e.Size = ds.lstat(name, path, w.o.FullNanos)
+			e.Mtime, e.Size = ds.lstat(name, path)
 		} else {
-			e.Mtime, e.Size = lstatPath(path, w.o.FullNanos)
+			e.Mtime, e.Size = lstatPath(path)
 		}
 	}
 	return e

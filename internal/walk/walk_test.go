@@ -89,7 +89,7 @@ func TestSortedBytewise(t *testing.T) {
 
 func TestFullDetail(t *testing.T) {
 	root := tree(t, "f.txt", "d/")
-	mt := time.UnixMilli(1_700_000_000_123)
+	mt := time.Unix(1_700_000_000, 123_456_789) // the ns are kept (pi-natives 18.2 reports them)
 	must(t, os.Chtimes(filepath.Join(root, "f.txt"), mt, mt))
 	must(t, os.Symlink("f.txt", filepath.Join(root, "l")))
 	es, err := Scan(Options{Root: root, Full: true})
@@ -101,11 +101,21 @@ func TestFullDetail(t *testing.T) {
 	if d.Size != -1 || d.Mtime <= 0 {
 		t.Errorf("dir: size %d mtime %d", d.Size, d.Mtime)
 	}
-	if f.Mtime != mt.UnixMilli() || f.Size != int64(len("f.txt")) {
-		t.Errorf("file: mtime %d size %d", f.Mtime, f.Size)
+	if f.Mtime != mt.UnixNano() || f.Size != int64(len("f.txt")) {
+		t.Errorf("file: mtime %d size %d, want %d %d", f.Mtime, f.Size, mt.UnixNano(), len("f.txt"))
 	}
 	if l.Type != Symlink || l.Size != -1 || l.Mtime <= 0 {
 		t.Errorf("link: %+v", l)
+	}
+	// Walk and LstatDetail read the same ns.
+	must(t, Walk(Options{Root: root, Full: true}, func(e Entry) error {
+		if e.Path == "f.txt" && e.Mtime != mt.UnixNano() {
+			t.Errorf("Walk: f.txt mtime %d, want %d", e.Mtime, mt.UnixNano())
+		}
+		return nil
+	}))
+	if m, _ := LstatDetail(filepath.Join(root, "f.txt")); m != mt.UnixNano() {
+		t.Errorf("LstatDetail: mtime %d, want %d", m, mt.UnixNano())
 	}
 	min, _ := Scan(Options{Root: root})
 	for _, e := range min {

@@ -212,6 +212,31 @@ describe("glob", () => {
     assert.deepEqual(paths(one), ["src/util.ts"]);
   });
 
+  // pi-natives 18.2's mtimes (docs/compat.md): ms with the sub-millisecond fraction, the same
+  // float64 as Node's fs.Stats.mtimeMs, sorted newest first on it, then by path. 14.9.9 had
+  // whole ms: with FSCACHE_TEST_IMPL set to 14.9.9 this test fails, to 18.2.3 it passes.
+  it("sorts by mtime with the sub-millisecond fraction, as pi-natives 18.2", async () => {
+    const dir = path.join(tmp, "submillis");
+    const at = (i) => `1767225600.${String(5_000_000 + i * 100_000).padStart(9, "0")}`;
+    for (let i = 0; i < 30; i++) {
+      const f = path.join(dir, `f${String(i).padStart(2, "0")}.txt`);
+      fs.mkdirSync(dir, { recursive: true });
+      fs.writeFileSync(f, "x");
+      assert.equal(spawnSync("touch", ["-d", `@${at(i)}`, f]).status, 0);
+    }
+    // 1 ns newer than f10 is the same float64 (a tie, in path order); 300 ns is not.
+    for (const [name, t] of [["g1ns.txt", "1767225600.006000001"], ["g300ns.txt", "1767225600.006000300"]]) {
+      fs.writeFileSync(path.join(dir, name), "x");
+      assert.equal(spawnSync("touch", ["-d", `@${t}`, path.join(dir, name)]).status, 0);
+    }
+    const five = await glob({ pattern: "*.txt", path: dir, sortByMtime: true, maxResults: 5 });
+    assert.deepEqual(paths(five), ["f29.txt", "f28.txt", "f27.txt", "f26.txt", "f25.txt"]);
+    assert.equal(five.matches[0].mtime, 1767225600007.9);
+    const all = await glob({ pattern: "*.txt", path: dir, sortByMtime: true });
+    for (const m of all.matches) assert.equal(m.mtime, fs.lstatSync(path.join(dir, m.path)).mtimeMs, m.path);
+    assert.deepEqual(paths(all).slice(18, 23), ["f11.txt", "g300ns.txt", "f10.txt", "g1ns.txt", "f09.txt"]);
+  });
+
   it("rejects a missing root, a file root and a bad pattern", async () => {
     await rejectsWith(glob({ pattern: "*", path: path.join(tmp, "nope") }), "Path not found", "path_not_found");
     await rejectsWith(glob({ pattern: "*", path: path.join(root, "a.txt") }), "Search path must be a directory", "not_a_directory");
