@@ -191,10 +191,15 @@ echo "== the pi package pi-fscache, packed, beside pi from the npm registry"
 # after `pi install npm:pi-fscache`), whose read answers a reread with the
 # marker, from the installed engine (no checkout on the way).
 pi_tgz=$dist/pi-fscache-$version.tgz
-# pi_line NAME NODE: the package beside pi NAME (at its devDependencies pin).
+# The packed package carries its one runtime dependency and nothing of the
+# tests: no node_modules, no devDependencies (issue 49: a test host in the
+# package's node_modules shadowed the pi that loaded it).
+if tar -tzf "$pi_tgz" | grep -q node_modules; then echo "$pi_tgz carries node_modules" >&2; exit 1; fi
+tar -xzOf "$pi_tgz" package/package.json | node -e 'const p = JSON.parse(require("fs").readFileSync(0, "utf8")); if (p.devDependencies || Object.keys(p.dependencies ?? {}).join() !== "fscache-native") { console.error("pi-fscache packed with dependencies " + JSON.stringify(p.dependencies) + ", devDependencies " + JSON.stringify(p.devDependencies)); process.exit(1); }'
+# pi_line NAME NODE: the package beside pi NAME (at the tests' pin, test/hosts/package.json).
 pi_line() {
 	local name=$1 node=$2 pin dir
-	pin=$(node -p "require('$top/bindings/pi-fscache/package.json').devDependencies['$name']")
+	pin=$(node -p "require('$top/bindings/pi-fscache/test/hosts/package.json').dependencies['$name']")
 	dir=$tmp/pi-${name##*/}-$pin
 	mkdir -p "$dir/bin"
 	ln -s "$(realpath "$node")" "$dir/bin/node"

@@ -115,8 +115,12 @@ type ReadCacheOptions struct {
 	// with NoStore it is CodeInvalidOptions.
 	ObjectHash string
 	// Exclude lists glob patterns of files never cached (matched against
-	// the base name, and the whole path when they contain "/"); nil: the
-	// defaults (.env*, *.pem, *.key, *.p12, ...); an empty slice: none.
+	// the base name, and the whole path when they contain "/"; one ending
+	// in "/" against the name of every directory the file is under), on
+	// the path as written and on the real path; nil: the defaults (.env*,
+	// *.pem, *.key, *.p12, *.pfx, *.crt, *.cer, *.der, *.pk8, id_rsa,
+	// id_ed25519, id_ecdsa, id_dsa, .npmrc, .netrc, .ssh/); an empty
+	// slice: none.
 	Exclude []string
 	// MaxFileBytes: larger files are streamed: ReadCacheFull with Reason
 	// "streamed" and no Meta (pi's text, read in one pass holding only the

@@ -35,7 +35,12 @@
  *   storeMaxBytes and storeMaxAgeSeconds are non-negative, read up to
  *   2^53, 0 meaning the default; bases is an object whose values are
  *   strings ({"full": "<sha256>", "r:3:9": "<sha256>"}); exclude an array
- *   of strings ([] excludes nothing; absent: the defaults); lineCount is
+ *   of glob patterns, matched against the file's name (the whole path when
+ *   a pattern has a "/"; a pattern ending in "/" against the name of every
+ *   directory the file is under), as written and as its real path ([]
+ *   excludes nothing; absent: the defaults .env*, *.pem, *.key, *.p12,
+ *   *.pfx, *.crt, *.cer, *.der, *.pk8, id_rsa, id_ed25519, id_ecdsa,
+ *   id_dsa, .npmrc, .netrc and .ssh/); lineCount is
  *   "split" (pi 0.73's line totals: a trailing newline makes a last empty
  *   line) or "lines" (pi 1.x's details.truncation: a trailing empty line
  *   is not counted, nor truncated on; the markers and diff header count

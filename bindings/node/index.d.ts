@@ -356,7 +356,7 @@ export interface ReadCacheOptions {
    * damaged object rejects with code `"object_missing"`; not with `noStore: true` (`"invalid_options"`).
    */
   objectHash?: string
-  /** Glob patterns of files never cached (the base name; the whole path when a pattern has `/`). Absent: `.env*`, `*.pem`, `*.key`, `*.p12`, ...; `[]`: none. */
+  /** Glob patterns of files never cached, matched on the path as written and on the real path: the base name; the whole path when a pattern has `/`; a pattern ending in `/` (`.ssh/`) the name of every directory the file is under. Absent: `.env*`, `*.pem`, `*.key`, `*.p12`, `*.pfx`, `*.crt`, `*.cer`, `*.der`, `*.pk8`, `id_rsa`, `id_ed25519`, `id_ecdsa`, `id_dsa`, `.npmrc`, `.netrc`, `.ssh/`; `[]`: none. */
   exclude?: Array<string>
   /** Larger files are streamed: mode `"full"`, reason `"streamed"`, no `meta` (pi's text read in one pass, holding only the lines shown; nothing stored). 0 or absent: the library's default (64 MiB). */
   maxFileBytes?: number

@@ -19,7 +19,7 @@
 #                        pi-tools-0.73.{md,json} and pi-tools-1.{md,json}, and
 #                        pi-tools.md with the two side by side
 #
-# PI_DIR and PI_STAMP (npm ci of bindings/pi-fscache) come from
+# PI_DIR and PI_STAMP (npm ci of bindings/pi-fscache and its test/hosts) come from
 # build/mk/pi-fscache.mk; the defaults below serve until it is included.
 
 PI_DIR       ?= bindings/pi-fscache
@@ -38,7 +38,7 @@ test-pi-0.73 test-pi-1: pi-tools-debs
 
 test-pi-tools: $(NODE_ADDON) pi-tools-debs $(PI_STAMP) $(NODE22) ## pi-fscache's find, grep and ls suites alone, on both pi lines (differential test against the line's built-ins, the host probe, edits seen, a pi session after pi install)
 	cd $(PI_DIR) && FSCACHE_NODE_ADDON=$(abspath $(NODE_ADDON)) FSCACHE_LIB=$(abspath $(LIB)) \
-	  FS_GREP_INDEX_DIR=$(CURDIR)/build/out/grep-index PI_LINE=0.73 $(NODE) --test --test-reporter=spec test/tools-*.test.mjs
+	  FS_GREP_INDEX_DIR=$(CURDIR)/build/out/grep-index PI_LINE=0.73 $(NODE) --import ./test/hosts.mjs --test --test-reporter=spec test/tools-*.test.mjs
 	cd $(PI_DIR) && FSCACHE_NODE_ADDON=$(abspath $(NODE_ADDON)) FSCACHE_LIB=$(abspath $(LIB)) \
 	  FS_GREP_INDEX_DIR=$(CURDIR)/build/out/grep-index PI_LINE=1 $(NODE22) --import ./test/pi1-aliases.mjs \
 	  --test --test-reporter=spec test/tools-*.test.mjs
@@ -47,7 +47,7 @@ BENCH_PI_TOOLS_RUN = bench/tools.mjs --go-src $(abspath $(shell $(GO) env GOROOT
 	  $(if $(BENCH_REPO),--repo $(abspath $(BENCH_REPO))) --out $(abspath build/out/bench) $(BENCH_PI_TOOLS_ARGS)
 
 bench-pi-tools: $(NODE_ADDON) pi-tools-debs $(PI_STAMP) $(NODE22) ## pi-fscache's find, grep and ls against pi's fd/rg-backed built-ins, first and repeated calls, idle and beside a hog, on pi 0.73.1 and pi 1.6.0 side by side (build/out/bench/pi-tools.md)
-	cd $(PI_DIR) && FSCACHE_NODE_ADDON=$(abspath $(NODE_ADDON)) PI_LINE=0.73 $(NODE) $(BENCH_PI_TOOLS_RUN)
+	cd $(PI_DIR) && FSCACHE_NODE_ADDON=$(abspath $(NODE_ADDON)) PI_LINE=0.73 $(NODE) --import ./test/hosts.mjs $(BENCH_PI_TOOLS_RUN)
 	cd $(PI_DIR) && FSCACHE_NODE_ADDON=$(abspath $(NODE_ADDON)) PI_LINE=1 $(NODE22) --import ./test/pi1-aliases.mjs $(BENCH_PI_TOOLS_RUN)
 	cd $(PI_DIR) && $(NODE) bench/tools.mjs --report --out $(abspath build/out/bench) \
 	  $(abspath build/out/bench)/pi-tools-0.73.json $(abspath build/out/bench)/pi-tools-1.json

@@ -4,14 +4,15 @@
 #   make pi1-parity [PI1_MODULES=DIR] [PI1_NODE=node22]
 #       readCache({lineCount: "lines"}) against pi 1.x's own read tool
 #       (@earendil-works/pi-coding-agent under DIR, a node_modules; by
-#       default pi-fscache's, which holds pi 1.6.0, on Node 22 from
+#       default pi-fscache's test hosts (bindings/pi-fscache/test/hosts),
+#       which hold pi 1.6.0, on Node 22 from
 #       build/mk/node22.mk): text, details.truncation field by field and
 #       errors on generated files, streamed ones over maxFileBytes among
 #       them (bindings/node/bench/pi1-parity.mjs). Part of make test.
 #   make readcache-soak [READCACHE_SOAK=60s]
 #       TestStoreConcurrentSessions for a minute instead of 2 s.
 
-PI1_MODULES ?= $(abspath $(PI_DIR))/node_modules
+PI1_MODULES ?= $(abspath $(PI_HOSTS))/node_modules
 PI1_NODE    ?= $(NODE22)
 TEST_EXTRA  += pi1-parity
 

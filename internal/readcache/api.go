@@ -79,8 +79,10 @@ type Options struct {
 	// NoStore.
 	ObjectHash string
 	// Exclude lists glob patterns (matched against the base name, and the
-	// whole path when they contain "/") of files never cached; nil: the
-	// defaults of §15 (DefaultExclude).
+	// whole path when they contain "/"; a pattern ending in "/", such as
+	// ".ssh/", against the name of every directory the file is under) of
+	// files never cached, on the path as written and on the real path;
+	// nil: the defaults of §15 (DefaultExclude).
 	Exclude []string
 	// MaxFileBytes: larger files are streamed (readHuge): ModeFull with
 	// Reason "streamed" and no Meta, nothing stored, pi's text read in one

@@ -22,8 +22,17 @@ import (
 const DefaultMaxFileBytes = 64 << 20
 
 // DefaultExclude are the files never cached unless Options.Exclude says
-// otherwise (§15): secrets stay out of the store.
-var DefaultExclude = []string{".env*", "*.pem", "*.key", "*.p12"}
+// otherwise (§15): secrets stay out of the store. The seed's four, the
+// peer pi-readcache's (certificates and keys, SSH private keys, npm's and
+// netrc's credentials) and anything under a .ssh directory (a pattern
+// ending in "/" names a directory: see Options.Exclude).
+var DefaultExclude = []string{
+	".env*", "*.pem", "*.key", "*.p12",
+	"*.pfx", "*.crt", "*.cer", "*.der", "*.pk8",
+	"id_rsa", "id_ed25519", "id_ecdsa", "id_dsa",
+	".npmrc", ".netrc",
+	".ssh/",
+}
 
 // diffContext is the unified diff's context (§9.2).
 const diffContext = 3
@@ -384,20 +393,43 @@ func isImage(b []byte) bool {
 }
 
 // excluded: a pattern matches the file's name (or, when it has a "/", its
-// whole path), as written or as its real path.
+// whole path; when it ends in "/", the name of a directory the file is
+// under), as written or as its real path.
 func excluded(patterns []string, abs, real string) bool {
 	if patterns == nil {
 		patterns = DefaultExclude
 	}
 	for _, pat := range patterns {
 		for _, p := range []string{abs, real} {
-			subject := path.Base(filepath.ToSlash(p))
+			p = filepath.ToSlash(p)
+			if dir, ok := strings.CutSuffix(pat, "/"); ok {
+				if underDir(dir, p) {
+					return true
+				}
+				continue
+			}
+			subject := path.Base(p)
 			if strings.Contains(pat, "/") {
-				subject = filepath.ToSlash(p)
+				subject = p
 			}
 			if ok, _ := path.Match(pat, subject); ok {
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// underDir: a directory of p (a slash path; its base name excluded) has a
+// name that matches the glob pattern dir.
+func underDir(dir, p string) bool {
+	parts := strings.Split(path.Dir(p), "/")
+	for _, part := range parts {
+		if part == "" {
+			continue
+		}
+		if ok, _ := path.Match(dir, part); ok {
+			return true
 		}
 	}
 	return false

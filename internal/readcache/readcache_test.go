@@ -3,8 +3,10 @@ package readcache
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
@@ -477,5 +479,97 @@ func TestLargeFileGetsDiff(t *testing.T) {
 	r := f.read("big.txt", map[string]string{"full": first.Meta.ServedHash}, nil, nil)
 	if r.Mode != ModeDiff || !strings.HasPrefix(r.Text, "[readcache: 10 lines changed of 200001]\n") || len(r.Text) > 8<<10 {
 		t.Fatalf("%d bytes of text (%d MiB): mode %s, %d bytes: %.200s", len(text), len(text)>>20, r.Mode, len(r.Text), r.Text)
+	}
+}
+
+// TestSecretsNeverStored: every default exclude (the seed's four, the peer
+// pi-readcache's list, anything under a .ssh directory), read twice each
+// with the store at its default place (<cwd>/.pi/readcache), is baseline
+// "excluded", and no object of the store holds its text, while an
+// ordinary file read beside them is stored. The name as written and the
+// real path both count: an innocent name linking into .ssh is excluded.
+func TestSecretsNeverStored(t *testing.T) {
+	f := newFixture(t)
+	secrets := []string{"cert.pfx", "server.crt", "ca.cer", "ca.der", "key.pk8", "id_rsa", "id_ed25519",
+		"id_ecdsa", "id_dsa", ".npmrc", ".netrc", "deploy/.ssh/id_rsa", "deploy/.ssh/config", "home/.ssh/keys/work",
+		".env", ".env.production", "tls.pem", "tls.key", "bundle.p12"}
+	texts := map[string]string{}
+	for i, name := range secrets {
+		texts[name] = fmt.Sprintf("SECRET-%02d-%s\nsecond line\n", i, name)
+		f.write(name, texts[name])
+	}
+	if err := os.Symlink(filepath.Join(f.cwd, "deploy/.ssh/config"), filepath.Join(f.cwd, "notes.txt")); err != nil {
+		t.Fatal(err)
+	}
+	f.write("plain.txt", "PLAIN-TEXT-STORED\n")
+	read := func(name string) Result {
+		t.Helper()
+		r, err := Read(Options{ResolveOptions: ResolveOptions{Path: name, Cwd: f.cwd}})
+		if err != nil {
+			t.Fatalf("Read(%q): %v", name, err)
+		}
+		return r
+	}
+	for round := 0; round < 2; round++ {
+		for _, name := range append(slices.Clone(secrets), "notes.txt") {
+			if r := read(name); r.Mode != ModeBaseline || r.Reason != "excluded" || r.Meta != nil || r.Text != "" {
+				t.Errorf("%s (read %d): mode %s reason %q, want baseline excluded", name, round+1, r.Mode, r.Reason)
+			}
+		}
+		if r := read("plain.txt"); r.Mode != ModeFull || r.StoreError != "" {
+			t.Fatalf("plain.txt: %+v", r)
+		}
+	}
+	objects := filepath.Join(f.cwd, ".pi", "readcache", "objects")
+	var stored []string
+	err := filepath.WalkDir(filepath.Join(f.cwd, ".pi", "readcache"), func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		stored = append(stored, string(b))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(stored, func(s string) bool { return strings.Contains(s, "PLAIN-TEXT-STORED") }) {
+		t.Fatalf("the ordinary file is not in %s: the store was not where the test looks", objects)
+	}
+	for name, text := range texts {
+		for _, s := range stored {
+			if strings.Contains(s, strings.SplitN(text, "\n", 2)[0]) {
+				t.Errorf("%s's text is in the store", name)
+			}
+		}
+	}
+	// An explicit empty list excludes nothing (the defaults are only defaults).
+	if r, err := Read(Options{ResolveOptions: ResolveOptions{Path: "id_rsa", Cwd: f.cwd}, NoStore: true, Exclude: []string{}}); err != nil || r.Mode != ModeFull {
+		t.Fatalf("Exclude []: %+v %v", r, err)
+	}
+}
+
+func TestExcludeDirectoryPattern(t *testing.T) {
+	for _, c := range []struct {
+		pats      []string
+		abs, real string
+		want      bool
+	}{
+		{[]string{".ssh/"}, "/h/.ssh/id", "/h/.ssh/id", true},
+		{[]string{".ssh/"}, "/h/.ssh/a/b/c.txt", "/h/.ssh/a/b/c.txt", true},
+		{[]string{".ssh/"}, "/h/w/notes.txt", "/h/.ssh/config", true}, // the real path
+		{[]string{".ssh/"}, "/h/w/.ssh", "/h/w/.ssh", false},          // a file named .ssh is not under one
+		{[]string{".ssh/"}, "/h/w/x.ssh/id", "/h/w/x.ssh/id", false},
+		{[]string{"sec*/"}, "/h/secrets/a.txt", "/h/secrets/a.txt", true},
+		{[]string{"*.crt"}, "/h/a.crt", "/h/a.crt", true},
+		{nil, "/h/w/.netrc", "/h/w/.netrc", true},
+		{nil, "/h/w/main.go", "/h/w/main.go", false},
+	} {
+		if got := excluded(c.pats, c.abs, c.real); got != c.want {
+			t.Errorf("excluded(%q, %q, %q) = %v, want %v", c.pats, c.abs, c.real, got, c.want)
+		}
 	}
 }

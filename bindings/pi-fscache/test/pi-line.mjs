@@ -1,7 +1,9 @@
 // The pi line the suites run against (issue 43): PI_LINE=1 is pi 1.x
 // (@earendil-works/pi-coding-agent 1.6.0 pinned, on Node >= 22.19, with
 // test/pi1-aliases.mjs imported first, as `make test-pi` runs it); anything
-// else is pi 0.73 (@mariozechner/pi-coding-agent 0.73.1, on Node 20). The
+// else is pi 0.73 (@mariozechner/pi-coding-agent 0.73.1, on Node 20, with
+// test/hosts.mjs imported first). Both hosts are installed in test/hosts/,
+// never in the package's node_modules (test/hosts-resolve.mjs). The
 // tests import pi from here, never by a scope's name, so each runs on both.
 //
 // What differs between the lines' SDKs is kept here: the agent session's
@@ -16,11 +18,14 @@ import { fileURLToPath } from "node:url";
 export const LINE = process.env.PI_LINE === "1" ? "1" : "0.73";
 /** The coding agent's package name on this line. */
 export const PI_PACKAGE = LINE === "1" ? "@earendil-works/pi-coding-agent" : "@mariozechner/pi-coding-agent";
-/** The version pinned for this line (package.json's devDependencies). */
+/** The version pinned for this line (test/hosts/package.json). */
 export const PI_VERSION = LINE === "1" ? "1.6.0" : "0.73.1";
 
 if (LINE === "1" && !process.execArgv.some((a) => a.includes("pi1-aliases"))) {
   throw new Error("PI_LINE=1: run node with --import ./test/pi1-aliases.mjs (make test-pi does), so that the package's imports resolve to pi 1.x as pi's loader maps them");
+}
+if (LINE !== "1" && !process.execArgv.some((a) => a.includes("hosts.mjs"))) {
+  throw new Error("run node with --import ./test/hosts.mjs (make test-pi does): pi and the other test hosts live in test/hosts/ (make pi-deps installs them), outside the package's node_modules");
 }
 
 /** The coding agent (createAgentSession, SessionManager, the tool definitions, ...). */

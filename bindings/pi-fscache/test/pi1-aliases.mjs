@@ -5,7 +5,9 @@
 // old scope's names, pi-ai's root as its compat view, pi's own typebox).
 // Tests import the sources directly, without that loader: this hook makes
 // the same mapping, so that what the tests run is what pi 1.x loads.
-// (module.registerHooks: Node >= 22.15; pi 1.x needs 22.19.)
+// (module.registerHooks: Node >= 22.15; pi 1.x needs 22.19.) The hosts
+// themselves live in test/hosts/ (test/hosts.mjs, imported first).
+import "./hosts.mjs";
 import { registerHooks } from "node:module";
 
 const pi = import.meta.resolve("@earendil-works/pi-coding-agent");

@@ -390,7 +390,7 @@ export default function registerRead(pi, options = {}) {
     const sm = ctx?.sessionManager;
     const hasSession = sm && typeof sm.getBranch === "function";
     // A program's call (pi 1.x's ctx.executeTool) or one no visible message
-    // made: pi's own read, nothing recorded (issue 44).
+    // made: pi's text, nothing recorded (issues 44, 49).
     let nested = false;
     let tail;
     try {
@@ -402,17 +402,30 @@ export default function registerRead(pi, options = {}) {
     const lineCount = await hostLineCount(createReadToolDefinition);
     const serve = (b, noStore = false) => native.readCache({ path, cwd, offset, limit, pathKey: resolved.pathKey, bases: b, signal, lineCount, noStore });
     if (nested) {
-      // Never a file pi's read would block on (a FIFO, a device: §14): the
-      // engine refuses those with its error, as for the model's reads. Its
-      // answer is not used, so nothing goes to the object store.
+      // A program gets the engine's text of pi's read (the same bytes, and
+      // details.truncation as pi sets it), without the store (noStore) and
+      // with no details.readcache: nothing anchors on it. The engine streams
+      // a file over maxFileBytes, holding only what it shows, where pi 0.73
+      // would load the whole file (a 1 GB file: +1 GB, then an error). A
+      // FIFO or device (which pi's read would block on) is refused with the
+      // engine's error, as for the model's reads (§14); what the engine
+      // does not serve (images, binaries, excluded files) is pi's own read.
+      let text;
       try {
-        await serve({}, true);
+        text = await serve({}, true);
       } catch (err) {
         const code = errorWithCode(err);
         if (code === "cancelled" || signal?.aborted) throw new Error("Operation aborted");
         if (USER_ERRORS.has(code)) rethrow(err);
+        return baseline(toolCallId, params, signal, onUpdate, ctx);
       }
-      return baseline(toolCallId, params, signal, onUpdate, ctx);
+      if (!text || text.mode === "baseline" || typeof text.text !== "string") {
+        const args = text && text.mode === "baseline" ? { path: text.path ?? path, offset: text.offset, limit: text.limit } : params;
+        return baseline(toolCallId, args, signal, onUpdate, ctx);
+      }
+      const answer = { content: [{ type: "text", text: text.text }], details: text.truncation ? { truncation: text.truncation } : undefined };
+      if (structured) answer.structuredContent = text.text;
+      return answer;
     }
     let result;
     try {
