@@ -61,13 +61,14 @@ mkdir -p "$work"
 work=$(realpath "$work")
 case "$work/" in "$top/"*) echo "run.sh: WORKDIR must be outside the repository" >&2; exit 2 ;; esac
 [[ -x "$bun" ]] || { echo "run.sh: no bun at $bun (make node-deps, or set BUN)" >&2; exit 2; }
+bun=$(realpath "$bun") # it runs in other directories: BUN may be relative
 overlay_tgz=$(ls "$dist"/fscache-pi-natives-*.tgz 2>/dev/null | head -1)
 [[ -n "$overlay_tgz" ]] || { echo "run.sh: no overlay tarball in $dist: run make dist" >&2; exit 2; }
 version=$(basename "$overlay_tgz" .tgz); version=${version#fscache-pi-natives-}
 src=$work/src
 # The agent's scripts and some of its tests run `bun` by name.
 mkdir -p "$work/bin"
-ln -sfn "$(realpath "$bun")" "$work/bin/bun"
+ln -sfn "$bun" "$work/bin/bun"
 export PATH=$work/bin:$PATH
 
 # 1. The tree and its dependencies.

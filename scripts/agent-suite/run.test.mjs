@@ -45,27 +45,37 @@ for (const [name, spec] of Object.entries(pkg.dependencies)) {
 }
 `;
 
-// The fake bun: --version; install (the workspace's node_modules/@oh-my-pi);
-// -e (run.sh's check of which side the agent loads: "overlay" when its
-// @oh-my-pi/pi-natives resolves into side-overlay/, with the addon when
-// packages/natives/native/ has one); test (a JUnit report of one passing
-// test named after the addon the workspace has).
-const fakeBun = `#!/usr/bin/env node
-const fs = require("node:fs"), path = require("node:path");
-const a = process.argv.slice(2);
-const up = (d) => { for (;;) { if (fs.existsSync(path.join(d, "packages", "natives"))) return d; d = path.dirname(d); } };
-if (a[0] === "--version") console.log("1.4.5");
-else if (a[0] === "install") fs.mkdirSync("node_modules/@oh-my-pi", { recursive: true });
-else if (a[0] === "-e") {
-  const root = up(process.cwd());
-  const real = fs.realpathSync(path.join(root, "node_modules/@oh-my-pi/pi-natives"));
-  const addon = fs.existsSync(path.join(root, "packages/natives/native/pi_natives.linux-x64-modern.node"));
-  console.log((real.includes("side-overlay") ? "overlay" : "real") + " 5 " + (addon ? "addon-ok" : "addon-missing"));
-} else if (a[0] === "test") {
-  const out = a.find((x) => x.startsWith("--reporter-outfile=")).split("=")[1];
-  const addon = fs.readFileSync(path.join(up(process.cwd()), "packages/natives/native/pi_natives.linux-x64-modern.node"), "utf8").trim();
-  fs.writeFileSync(out, '<?xml version="1.0" encoding="UTF-8"?>\\n<testsuites name="bun test" tests="1">\\n  <testsuite name="f" tests="1">\\n    <testcase name="' + addon + '" classname="d" time="0.001" />\\n  </testsuite>\\n</testsuites>\\n');
-} else process.exit(1);
+// The fake bun (bash: run.sh starts it a dozen times a run): --version;
+// install (the workspace's node_modules/@oh-my-pi); -e (run.sh's check of
+// which side the agent loads: "overlay" when its @oh-my-pi/pi-natives
+// resolves into side-overlay/, with the addon when packages/natives/native/
+// has one); test (a JUnit report of one passing test named after the addon
+// the workspace has).
+const fakeBun = `#!/usr/bin/env bash
+root=$PWD
+until [[ -d $root/packages/natives || $root == / ]]; do root=$(dirname "$root"); done
+addon=$root/packages/natives/native/pi_natives.linux-x64-modern.node
+case $1 in
+--version) echo 1.4.5 ;;
+install) mkdir -p node_modules/@oh-my-pi ;;
+-e)
+	side=real have=addon-missing
+	[[ $(realpath "$root/node_modules/@oh-my-pi/pi-natives") == */side-overlay/* ]] && side=overlay
+	[[ -f $addon ]] && have=addon-ok
+	echo "$side 5 $have" ;;
+test)
+	for a in "$@"; do [[ $a == --reporter-outfile=* ]] && out=\${a#--reporter-outfile=}; done
+	name=$(<"$addon")
+	{
+		echo '<?xml version="1.0" encoding="UTF-8"?>'
+		echo '<testsuites name="bun test" tests="1">'
+		echo '  <testsuite name="f" tests="1">'
+		printf '    <testcase name="%s" classname="d" time="0.001" />\\n' "$name"
+		echo '  </testsuite>'
+		echo '</testsuites>'
+	} >"$out" ;;
+*) exit 1 ;;
+esac
 `;
 
 let gitDir;
@@ -103,11 +113,12 @@ before(() => {
   gitDir = path.join(repo, ".git");
 });
 
-/** run.sh on WORK with ENV; returns {status, out} (stdout and stderr). */
-function run(work, env = {}) {
+/** run.sh on WORK with ENV, from CWD; returns {status, out} (stdout and stderr). */
+function run(work, env = {}, cwd = undefined) {
   fs.rmSync(npmLog, { force: true });
   const r = spawnSync("bash", [runSh, gitDir, "v18.0.0", work], {
     encoding: "utf8",
+    cwd,
     env: {
       ...process.env,
       PATH: `${bin}:${process.env.PATH}`,
@@ -164,7 +175,8 @@ test("both sides get the tree's pi-natives by default, PI_NATIVES's when given, 
   assert.equal(addon(work), "addon 18.0.0\n");
   assert.match(tree.out, /differences: 0/);
 
-  const again = run(work, env);
+  // BUN may be relative to where run.sh starts (it runs bun in other directories).
+  const again = run(work, { ...env, BUN: "./fake-bun" }, tmp);
   assert.equal(again.status, 0, again.out);
   assert.deepEqual(installs(), [], "the same version is not installed again");
 
