@@ -155,7 +155,10 @@ side_install() { # DIR PACKAGE_JSON (installed again when PACKAGE_JSON changes)
 	if [[ ! -f $1/.installed || $(cat "$1/package.json") != "$2" ]]; then
 		rm -rf "$1" && mkdir -p "$1"
 		printf '%s\n' "$2" >"$1/package.json"
-		(cd "$1" && npm install --no-audit --no-fund --loglevel=error)
+		(cd "$1" && npm install --no-audit --no-fund --loglevel=error) || {
+			echo "run.sh: npm install in $1 failed: is @oh-my-pi/pi-natives@$natives on the registry? (PI_NATIVES picks another version)" >&2
+			exit 2
+		}
 		touch "$1/.installed"
 	fi
 }

@@ -32,6 +32,10 @@ const fs = require("node:fs"), path = require("node:path");
 if (process.argv[2] !== "install") process.exit(1);
 const pkg = JSON.parse(fs.readFileSync("package.json", "utf8"));
 fs.appendFileSync(process.env.FAKE_NPM_LOG, JSON.stringify(pkg) + "\\n");
+if (/"18\\.0\\.404"/.test(JSON.stringify(pkg))) {
+  console.error("npm error 404 No match found for version 18.0.404");
+  process.exit(1);
+}
 for (const [name, spec] of Object.entries(pkg.dependencies)) {
   const dir = path.join("node_modules", name);
   fs.mkdirSync(dir, { recursive: true });
@@ -201,9 +205,16 @@ test("both sides get the tree's pi-natives by default, PI_NATIVES's when given, 
   );
 });
 
-test("PI_NATIVES must be a version", () => {
-  const r = run(path.join(tmp, "w-bad"), { FILL_MISSING: MODELS, PI_NATIVES: "latest" });
+test("PI_NATIVES must be a version, and one on the registry", () => {
+  const work = path.join(tmp, "w-bad");
+  const r = run(work, { FILL_MISSING: MODELS, PI_NATIVES: "latest" });
   assert.equal(r.status, 2, r.out);
   assert.match(r.out, /PI_NATIVES wants a version, got "latest"/);
   assert.deepEqual(installs(), []);
+
+  const unpublished = run(work, { PI_NATIVES: "18.0.404" });
+  assert.equal(unpublished.status, 2, unpublished.out);
+  assert.match(unpublished.out, /npm install in .*published failed: is @oh-my-pi\/pi-natives@18\.0\.404 on the registry\? \(PI_NATIVES picks another version\)/);
+  assert.equal(installs().length, 1);
+  assert.equal(fs.existsSync(path.join(work, "results")), false);
 });
