@@ -1,6 +1,6 @@
 # build/mk/agent-suite.mk - the agent-suite runner's self-test (scripts/agent-suite/).
 # The suite itself (the agent's own tests with pi-natives and with the overlay)
-# needs the agent's source and a long run (v18.0.0: about 20 min); `make test`
+# needs the agent's source and a long run (v18.0.0: 13 to 14 min a Bun); `make test`
 # checks that its comparison counts every test file on both sides, and what
 # run.sh decides on a made-up monorepo with fake bun and npm.
 #
