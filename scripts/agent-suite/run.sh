@@ -4,20 +4,25 @@
 #
 #   GIT_DIR   a bare git directory of the oh-my-pi monorepo (the search tool's
 #             `fetch` of a snapshot gives one under /work/.mirror/)
-#   REV       a tag or commit of it, e.g. v14.9.9 or v17.3.5
-#   WORKDIR   outside this repository, e.g. /work/agent-run/v17.3.5
+#   REV       a tag or commit of it, e.g. v14.9.9, v17.3.5 or v18.0.0
+#   WORKDIR   outside this repository, e.g. /work/agent-run/v18.0.0
 #
 # Steps (each done once; delete WORKDIR/<step> to redo it):
 #   src/            the tree of REV (export.mjs), then `bun install --ignore-scripts`
 #                   and the generated sources tests import (gen:tool-views,
 #                   generate-docs-index). The files the snapshot lacks are
-#                   listed in src/.missing; every run stops (exit 2) when one
-#                   of them is not matched by ALLOW_MISSING, naming them
-#   published/      npm install of @oh-my-pi/pi-natives@<the version of REV's
-#                   packages/natives>: its linux-x64 addon is copied into
-#                   src/packages/natives/native/, which has none
+#                   listed in src/.missing; one matched by FILL_MISSING is
+#                   taken from the newest commit of REV's history whose
+#                   version the snapshot has (src/.filled: path, commit);
+#                   every run stops (exit 2) when one of the others is not
+#                   matched by ALLOW_MISSING, naming them
+#   published/      npm install of @oh-my-pi/pi-natives@<PI_NATIVES, default
+#                   the version of REV's packages/natives>: its linux-x64
+#                   addon is copied into src/packages/natives/native/, which
+#                   has none (installed again when PI_NATIVES changes)
 #   side-overlay/   npm install of dist/fscache-pi-natives-*.tgz as
-#                   @oh-my-pi/pi-natives, its @oh-my-pi/pi-natives-real then
+#                   @oh-my-pi/pi-natives (its @oh-my-pi/pi-natives-real the
+#                   same version), its @oh-my-pi/pi-natives-real then
 #                   pointed at src/packages/natives
 #   tests.txt       the test files that exercise glob, fuzzyFind, grep,
 #                   invalidateFsScanCache, listWorkspace (select.mjs)
@@ -34,10 +39,15 @@
 # Environment: BUN (default: this repository's bindings/node bun), DIST (the
 # directory of `make dist`, default dist/), TEST_TIMEOUT (seconds per test
 # file, default 300), FILES (a file of test paths instead of tests.txt),
-# SIDES (default "real overlay"), ALLOW_MISSING (shell patterns, space-separated,
-# of the files the snapshot may lack: default "assets/* crates/*", the README's
-# images and the Rust sources, which the run does not read; "" to allow none).
-# Needs node, npm and git. Not run by CI.
+# SIDES (default "real overlay"), PI_NATIVES (the published pi-natives
+# version whose addon both sides run, default REV's own: v18.0.0's 18.0.0 is
+# not on the registry, so PI_NATIVES=18.0.3), FILL_MISSING (shell patterns,
+# space-separated, of the files the snapshot lacks to take from REV's
+# history, default none: v18.0.0 needs packages/catalog/src/models.json),
+# ALLOW_MISSING (shell patterns, space-separated, of the files the snapshot
+# may lack: default "assets/* crates/*", the README's images and the Rust
+# sources, which the run does not read; "" to allow none).
+# Needs node, npm and git. Not run by CI; its self-test, run.test.mjs, is.
 set -euo pipefail
 [[ $# -eq 3 ]] || { sed -n '2,/^set -euo/p' "$0" | sed '$d'; exit 2; }
 git_dir=$(realpath "$1") rev=$2 work=$3
@@ -51,13 +61,14 @@ mkdir -p "$work"
 work=$(realpath "$work")
 case "$work/" in "$top/"*) echo "run.sh: WORKDIR must be outside the repository" >&2; exit 2 ;; esac
 [[ -x "$bun" ]] || { echo "run.sh: no bun at $bun (make node-deps, or set BUN)" >&2; exit 2; }
+bun=$(realpath "$bun") # it runs in other directories: BUN may be relative
 overlay_tgz=$(ls "$dist"/fscache-pi-natives-*.tgz 2>/dev/null | head -1)
 [[ -n "$overlay_tgz" ]] || { echo "run.sh: no overlay tarball in $dist: run make dist" >&2; exit 2; }
 version=$(basename "$overlay_tgz" .tgz); version=${version#fscache-pi-natives-}
 src=$work/src
 # The agent's scripts and some of its tests run `bun` by name.
 mkdir -p "$work/bin"
-ln -sfn "$(realpath "$bun")" "$work/bin/bun"
+ln -sfn "$bun" "$work/bin/bun"
 export PATH=$work/bin:$PATH
 
 # 1. The tree and its dependencies.
@@ -68,23 +79,47 @@ if [[ ! -f $src/.exported || ! -f $src/.missing ]]; then
 fi
 # The files the snapshot lacks (export.mjs skipped them): a test importing one
 # fails to load on both sides (v18.0.0's snapshot lacks
-# packages/catalog/src/models.json), so the run stops unless each is allowed.
+# packages/catalog/src/models.json), so the run stops unless each is filled
+# (FILL_MISSING: its newest version in REV's history that the snapshot has,
+# listed in src/.filled with its commit) or allowed (ALLOW_MISSING).
+matches() { # FILE PATTERN...: does FILE match one of the shell patterns?
+	local f=$1 pat
+	shift
+	for pat in "$@"; do
+		# shellcheck disable=SC2053 # $pat is a pattern
+		[[ $f == $pat ]] && return 0
+	done
+	return 1
+}
 read -ra allow_missing <<<"${ALLOW_MISSING-assets/* crates/*}"
+read -ra fill_missing <<<"${FILL_MISSING-}"
+touch "$src/.filled"
 lacking=()
 while IFS= read -r f; do
 	[[ -n $f ]] || continue
-	allowed=
-	for pat in ${allow_missing[@]+"${allow_missing[@]}"}; do
-		# shellcheck disable=SC2053 # $pat is a pattern
-		[[ $f == $pat ]] && { allowed=1; break; }
-	done
-	[[ -n $allowed ]] || lacking+=("$f")
+	if grep -qxF "$f" <(cut -f1 "$src/.filled"); then continue; fi
+	if matches "$f" ${fill_missing[@]+"${fill_missing[@]}"}; then
+		from=
+		for c in $(git --git-dir="$git_dir" log --format=%H "$rev" -- "$f"); do
+			blob=$(git --git-dir="$git_dir" rev-parse --verify -q "$c:$f") || continue
+			if git --git-dir="$git_dir" cat-file -e "$blob" 2>/dev/null; then from=$c; break; fi
+		done
+		if [[ -n $from ]]; then
+			mkdir -p "$(dirname "$src/$f")"
+			git --git-dir="$git_dir" cat-file blob "$blob" >"$src/$f"
+			printf '%s\t%s\n' "$f" "$from" >>"$src/.filled"
+			echo "run.sh: $f (not in the snapshot at $rev) taken from $from, $(git --git-dir="$git_dir" log -1 --format='%ad: %s' --date=short "$from")"
+			continue
+		fi
+		echo "run.sh: FILL_MISSING: no version of $f before $rev is in the snapshot" >&2
+	fi
+	matches "$f" ${allow_missing[@]+"${allow_missing[@]}"} || lacking+=("$f")
 done <"$src/.missing"
 if [[ ${#lacking[@]} -gt 0 ]]; then
 	{
 		echo "run.sh: $rev's tree has files the snapshot in $git_dir lacks (snapshots leave out files of 4 MiB and more), not allowed by ALLOW_MISSING (\"${ALLOW_MISSING-assets/* crates/*}\"):"
 		printf '  %s\n' "${lacking[@]}"
-		echo "run.sh: stopping: a test that reads one of them would fail to load on both sides. Use a GIT_DIR that has them (and delete $src), or allow them in ALLOW_MISSING."
+		echo "run.sh: stopping: a test that reads one of them would fail to load on both sides. Use a GIT_DIR that has them (and delete $src), take an earlier version of them from the snapshot (FILL_MISSING), or allow them in ALLOW_MISSING."
 	} >&2
 	exit 2
 fi
@@ -99,20 +134,31 @@ if [[ ! -f $src/.installed ]]; then
 	done
 	touch "$src/.installed"
 fi
-natives=$(node -p "require('$src/packages/natives/package.json').version")
-echo "run.sh: $rev, pi-natives $natives, bun $("$bun" --version), fscache overlay $version"
+tree_natives=$(node -p "require('$src/packages/natives/package.json').version")
+natives=${PI_NATIVES:-$tree_natives}
+[[ $natives =~ ^[0-9]+\.[0-9]+\.[0-9]+ ]] || { echo "run.sh: PI_NATIVES wants a version, got \"$natives\"" >&2; exit 2; }
+if [[ $natives == "$tree_natives" ]]; then
+	echo "run.sh: $rev, pi-natives $natives, bun $("$bun" --version), fscache overlay $version"
+else
+	echo "run.sh: $rev, pi-natives $natives (PI_NATIVES; $rev's packages/natives is $tree_natives), bun $("$bun" --version), fscache overlay $version"
+fi
 
 # 2. The two sides. The tree's packages/natives has the JavaScript of REV but
 # no addon (it is built from Rust): the published addon of the same version
-# is copied into it. Side "real" is that package, as the workspace links it;
+# (or of PI_NATIVES) is copied into it. (pi-natives' loader checks the
+# addon's version sentinel only outside a workspace: 18.x's loads an addon of
+# another version from packages/natives/native/.) Side "real" is that package, as the workspace links it;
 # side "overlay" is the overlay package, its @oh-my-pi/pi-natives-real
 # pointed at that same package. Both sides run REV's own pi-natives JavaScript
 # and the same addon; only glob & co. differ.
-side_install() { # DIR PACKAGE_JSON
-	if [[ ! -f $1/.installed ]]; then
+side_install() { # DIR PACKAGE_JSON (installed again when PACKAGE_JSON changes)
+	if [[ ! -f $1/.installed || $(cat "$1/package.json") != "$2" ]]; then
 		rm -rf "$1" && mkdir -p "$1"
 		printf '%s\n' "$2" >"$1/package.json"
-		(cd "$1" && npm install --no-audit --no-fund --loglevel=error)
+		(cd "$1" && npm install --no-audit --no-fund --loglevel=error) || {
+			echo "run.sh: npm install in $1 failed: is @oh-my-pi/pi-natives@$natives on the registry? (PI_NATIVES picks another version)" >&2
+			exit 2
+		}
 		touch "$1/.installed"
 	fi
 }
