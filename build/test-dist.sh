@@ -190,11 +190,11 @@ runp() { local p=$1; shift; env -i "${keep[@]}" HOME="$HOME" TMPDIR="${TMPDIR:-/
 agent_natives_is() {
 	local dir=$1 p=$2 want=$3 omp
 	(cd "$dir" && runp "$p" bun -e '
-		const agent = Bun.resolveSync("@oh-my-pi/pi-coding-agent/package.json", ".") + "/..";
+		const agent = require("path").dirname(Bun.resolveSync("@oh-my-pi/pi-coding-agent/package.json", "."));
 		const m = await import(Bun.resolveSync("@oh-my-pi/pi-natives", agent));
 		const side = typeof m.cacheStats === "function" ? "overlay" : "real";
 		if (side !== process.argv[1]) throw new Error(`the agent loads the ${side} pi-natives, not the ${process.argv[1]}`);
-		const r = await m.glob({ pattern: "*.json", path: "." });
+		const r = await m.glob({ pattern: "*.json", path: agent });
 		if (!r.matches.some((x) => x.path === "package.json")) throw new Error("glob");' "$want")
 	if [ "$want" = real ]; then echo "  $dir: the agent loads the real pi-natives"; return; fi
 	omp=$(cd "$dir" && runp "$p" bun -p 'require("path").resolve(Bun.resolveSync("@oh-my-pi/pi-coding-agent/package.json", "."), "..", require(Bun.resolveSync("@oh-my-pi/pi-coding-agent/package.json", ".")).bin.omp)')
@@ -259,8 +259,8 @@ for pm in npm bun-old bun-new; do
 	agent_natives_is "$gdir" "$p" overlay
 	(cd "$tmp" && runp "$p" "${genv[@]}" "$cli_runtime" "$cli" uninstall)
 	agent_natives_is "$gdir" "$p" real
-	test ! -e "$gdir/node_modules/@oh-my-pi/pi-natives-real"
-	test ! -e "$gdir/node_modules/fscache-native"
+	left=$(find "$gdir" -path '*/node_modules/@oh-my-pi/pi-natives-real' -o -path '*/node_modules/fscache-native*' -prune)
+	test -z "$left" || { echo "$pm: uninstall left $left" >&2; exit 1; }
 	echo "$pm: global install, the command's install/uninstall ($cli_runtime cli.mjs) ok in $((SECONDS - step)) s"
 done
 echo "the README's ways: npm, Bun $bun_old_version, Bun $bun_version x overrides, global: ok in $((SECONDS - matrix_start)) s"
