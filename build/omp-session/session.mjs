@@ -9,10 +9,12 @@
 // build/omp-session/compare.mjs compares the two recordings.
 //
 // For each mtime spacing (1 s, 1 ms, 100 µs) it makes a tree under
-// WORKDIR/<spacing> (the same path on both sides) whose files and
-// directories have distinct mtimes that far apart, in an order unrelated to
-// their paths (so a sort by mtime and a sort by path give different answers,
-// and a tie shows). Then it creates an omp session there with the SDK
+// WORKDIR/<spacing> (run.sh gives both sides the same WORKDIR) whose files
+// and directories have distinct mtimes that far apart, in an order unrelated
+// to their paths (so a sort by mtime and a sort by path give different
+// answers, and a tie shows): 70 paths, among them 30 files in one directory
+// (limits, the tree's per-directory cap, grep's 20-file pages), hidden and
+// gitignored ones, AGENTS.md files, node_modules, a directory 5 deep. Then it creates an omp session there with the SDK
 // (`createAgentSession`): pi-ai's mock provider as the model
 // (`createMockModel`, as omp's own tests do), tools `find` (omp's legacy
 // name, canonicalized to its `glob` tool), `grep`, `read` and `write`,
@@ -27,7 +29,8 @@
 // Recorded, per spacing: the system prompt (workspace tree extracted too)
 // and each tool result as the provider receives it (its role, tool name,
 // isError and content: what a real provider would serialize), with WORKDIR
-// and today's date replaced by placeholders.
+// and today's date replaced by placeholders. It fails when a call goes
+// unanswered or the prompt has no workspace tree.
 import fs from "node:fs";
 import path from "node:path";
 import { createMockModel } from "@oh-my-pi/pi-ai/providers/mock";
