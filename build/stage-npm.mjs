@@ -15,7 +15,13 @@
 // --overlay also packs bindings/pi-natives-overlay/ as DIR/fscache-pi-natives-V.tgz: the
 // package to install under the name @oh-my-pi/pi-natives (it re-exports the
 // real pi-natives, a dependency through an npm alias, and serves fscache's
-// functions); its dependency on fscache-native is pinned to V.
+// functions); its dependency on fscache-native is pinned to V. And the same
+// package named @oh-my-pi/pi-natives in its package.json, as
+// DIR/pi-natives-overlay-V.tgz: what a project's `overrides` points that name
+// at before the package is on the registry. Bun 1.3.14 cannot install an
+// override to a tarball whose package.json names another package ("failed to
+// resolve"; oven-sh/bun#33192), npm and Bun 1.4.5 can; with the names equal
+// all three do.
 //
 // --pi also packs bindings/pi-fscache/ (the pi package: pi's read on the read
 // cache, find/grep/ls on fscache) as DIR/pi-fscache-V.tgz: its package.json's
@@ -122,8 +128,17 @@ function stageOverlay(o, stage) {
   for (const f of src.files) fs.copyFileSync(path.join(OVERLAY_DIR, source(f)), path.join(dir, f));
   fs.copyFileSync(path.join(TOP, "LICENSE"), path.join(dir, "LICENSE"));
   const dependencies = { ...src.dependencies, "fscache-native": o.version };
-  writeJSON(path.join(dir, "package.json"), { ...src, version: o.version, files: [...src.files, "LICENSE"], dependencies });
-  return pack(dir, o.out);
+  const pkg = { ...src, version: o.version, files: [...src.files, "LICENSE"], dependencies };
+  writeJSON(path.join(dir, "package.json"), pkg);
+  const packed = pack(dir, o.out);
+  // The same files under the name the package is installed as (npm packs it
+  // as oh-my-pi-pi-natives-V.tgz, which reads as the real package: renamed).
+  const named = path.join(stage, "pi-natives-overlay");
+  fs.cpSync(dir, named, { recursive: true });
+  writeJSON(path.join(named, "package.json"), { ...pkg, name: "@oh-my-pi/pi-natives" });
+  const out = path.join(o.out, `pi-natives-overlay-${o.version}.tgz`);
+  fs.renameSync(pack(named, o.out), out);
+  return [packed, out];
 }
 
 const PI_DIR = path.join(TOP, "bindings", "pi-fscache");
@@ -149,6 +164,6 @@ const stage = path.join(o.out, "npm");
 fs.rmSync(stage, { recursive: true, force: true });
 fs.mkdirSync(stage, { recursive: true });
 const made = [stageMain(o, stage), ...o.platforms.map((p) => stagePlatform(o, stage, p))];
-if (o.overlay) made.push(stageOverlay(o, stage));
+if (o.overlay) made.push(...stageOverlay(o, stage));
 if (o.pi) made.push(stagePi(o, stage));
 for (const f of made) console.log(path.relative(process.cwd(), f));

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# test-dist.sh DIST VERSION BUN ARM64_NODE QEMU SYSROOT NODE22
+# test-dist.sh DIST VERSION BUN ARM64_NODE QEMU SYSROOT NODE22 BUN_OLD
 #
 # Installs the packages of `make dist` the way a user does, in temporary
 # projects whose PATH holds only node, npm and bun (no Go, no C compiler),
@@ -14,22 +14,30 @@
 #      resolves, ours are fscache's and the rest the real ones, a glob and a
 #      pi-natives function run; in Node it fails as pi-natives itself does;
 #      tsc resolves every name, types included, through its .d.ts;
-#   3. the overlay's command (fscache-pi-natives install/uninstall) under a
-#      stand-in for an installed agent: the agent loads the overlay, then the
-#      real pi-natives again;
-#   4. the pi package pi-fscache, packed, with pi from the npm registry, once
+#   3. the agent itself (the newest agent-imports-*.json's, from the npm
+#      registry) with the overlay, both ways its README gives (a project's
+#      `overrides`; the command's install/uninstall under a global install),
+#      each with npm, Bun BUN_OLD (1.3.14, the oldest Bun the agent accepts)
+#      and Bun BUN (the project's, the newest on the registry): the agent
+#      loads the overlay (`omp grep` loads libfscache), then the real
+#      pi-natives again;
+#   4. a scripted omp session on BUN_OLD through the agent's own tools, the
+#      real pi-natives against the overlay (build/omp-session/run.sh): what
+#      the model receives is identical;
+#   5. the pi package pi-fscache, packed, with pi from the npm registry, once
 #      per pi line (1.6.0 on NODE22, 0.73.1 on node): loaded by that pi's own
 #      extension loader, its read answers a reread with the marker, through
 #      the installed engine;
-#   5. linux-arm64: the same script under qemu with an arm64 Node;
-#   6. the C SDK: a program built with nothing but
+#   6. linux-arm64: the same script under qemu with an arm64 Node;
+#   7. the C SDK: a program built with nothing but
 #      `cc example.c $(pkg-config --cflags --libs fscache)`, from the
 #      archive and from `make install`-style PREFIX, then uninstalled.
 #
 # npm's downloads (pi-natives is 90-150 MB a version) are cached in
-# $FSCACHE_CACHE/npm.
+# $FSCACHE_CACHE/npm, Bun's in $FSCACHE_CACHE/bun-install.
 set -euo pipefail
-dist=$(realpath "$1") version=$2 bun=$3 armnode=$4 qemu=$(command -v "$5") sysroot=$6 node22=$7
+dist=$(realpath "$1") version=$2 bun=$3 armnode=$4 qemu=$(command -v "$5") sysroot=$6 node22=$7 bun_old=$8
+bun_version=$("$bun" --version) bun_old_version=$("$bun_old" --version)
 cache=${FSCACHE_CACHE:-$HOME/.cache/fscache}
 here=$(cd "$(dirname "$0")" && pwd)
 top=$(dirname "$here")
@@ -143,46 +151,129 @@ for list in "$top"/bindings/pi-natives-overlay/agent-imports-*.json; do
 	echo "overlay typecheck ok: pi-natives $pin"
 done
 
-echo "== fscache-pi-natives install/uninstall: the overlay put under an installed agent and taken away"
-# A stand-in for an installed @oh-my-pi/pi-coding-agent: a package of that
-# name depending on the real pi-natives, installed (copied) into a project as
-# npm -g would.
-stub=$tmp/agent-stub
-mkdir -p "$stub" "$tmp/agent-global/cli"
-pin=$(node -p "require('$(ls "$top"/bindings/pi-natives-overlay/agent-imports-*.json | sort -V | tail -1)').piNatives")
-cat >"$stub/package.json" <<-EOF
-{ "name": "@oh-my-pi/pi-coding-agent", "version": "0.0.0-stub", "type": "module", "main": "index.js",
-  "dependencies": { "@oh-my-pi/pi-natives": "$pin" } }
-EOF
-echo 'export * as natives from "@oh-my-pi/pi-natives";' >"$stub/index.js"
-stub_tgz=$(cd "$stub" && run npm pack --silent --pack-destination "$tmp" | tail -1)
-cat >"$tmp/agent-global/package.json" <<-EOF
-{ "name": "agent-global", "private": true, "dependencies": { "@oh-my-pi/pi-coding-agent": "file:$tmp/$stub_tgz" } }
-EOF
-(cd "$tmp/agent-global" && run npm install --no-audit --no-fund --loglevel=error)
-tar -xzf "$overlay_tgz" -C "$tmp/agent-global/cli"
-cli=$tmp/agent-global/cli/package/cli.mjs
-agent=$tmp/agent-global/node_modules/@oh-my-pi/pi-coding-agent
-check_agent() { # overlay|real: which pi-natives the agent loads; it works either way
-	(cd "$tmp/agent-global" && run bun -e '
-		const { natives } = await import("@oh-my-pi/pi-coding-agent");
-		const side = typeof natives.cacheStats === "function" ? "overlay" : "real";
+echo "== the agent with the overlay, the README's two ways, with npm, Bun $bun_old_version (the oldest the agent accepts) and Bun $bun_version"
+# The agent ($agent_version) and the real pi-natives from the npm registry,
+# the overlay and fscache from the tarballs, as
+# bindings/pi-natives-overlay/README.md says: a project's `overrides`, and
+# the command (cli.mjs install/uninstall) under an agent installed globally
+# (`npm install -g` with a prefix, `bun install -g` with BUN_INSTALL). Each
+# install is checked the README's way (the agent's pi-natives has cacheStats;
+# `omp grep` loads libfscache) and a glob runs through the agent's resolution.
+# Bun's downloads are cached in $cache/bun-install.
+overlay_named_tgz=$dist/pi-natives-overlay-$version.tgz
+# The newest agent of bindings/pi-natives-overlay/agent-imports-*.json, with the
+# pi-natives it depends on.
+agent_list=$(ls "$top"/bindings/pi-natives-overlay/agent-imports-*.json | sort -V | tail -1)
+agent_version=$(node -p "require('$agent_list').version")
+agent_natives=$(node -p "require('$agent_list').piNatives")
+export BUN_INSTALL_CACHE_DIR=$cache/bun-install
+keep+=("BUN_INSTALL_CACHE_DIR=$BUN_INSTALL_CACHE_DIR")
+omp_home=$tmp/omp-home
+mkdir -p "$omp_home"
+# The command, from the unpacked tarball (it copies the overlay from there).
+mkdir -p "$tmp/overlay-cli"
+tar -xzf "$overlay_tgz" -C "$tmp/overlay-cli" --strip-components=1
+cli=$tmp/overlay-cli/cli.mjs
+# A PATH whose bun is Bun $bun_old_version (node and npm as before).
+bin_old=$tmp/bin-old
+mkdir -p "$bin_old"
+ln -s "$(realpath "$(command -v node)")" "$bin_old/node"
+ln -s "$(realpath "$(command -v npm)")" "$bin_old/npm"
+ln -s "$(realpath "$bun_old")" "$bin_old/bun"
+# runp PATHDIR [NAME=VALUE...] CMD...: run with that PATH (and the environment
+# of run, plus those variables).
+runp() { local p=$1; shift; env -i "${keep[@]}" HOME="$HOME" TMPDIR="${TMPDIR:-/tmp}" PATH="$p" npm_config_cache="$cache/npm" "$@"; }
+# agent_natives_is DIR PATHDIR overlay|real: which pi-natives the agent under
+# DIR (a project, or the directory of a global install) loads, the README's
+# check; a glob through it; and, for the overlay, `omp grep` (the agent's CLI,
+# run by that PATH's bun) finds a line and loads libfscache.
+agent_natives_is() {
+	local dir=$1 p=$2 want=$3 omp
+	(cd "$dir" && runp "$p" bun -e '
+		const agent = require("path").dirname(Bun.resolveSync("@oh-my-pi/pi-coding-agent/package.json", "."));
+		const m = await import(Bun.resolveSync("@oh-my-pi/pi-natives", agent));
+		const side = typeof m.cacheStats === "function" ? "overlay" : "real";
 		if (side !== process.argv[1]) throw new Error(`the agent loads the ${side} pi-natives, not the ${process.argv[1]}`);
-		if (natives.visibleWidth("héllo", 8) !== 5) throw new Error("visibleWidth");
-		const r = await natives.glob({ pattern: "*.json", path: "." });
-		if (!r.matches.some((m) => m.path === "package.json")) throw new Error("glob");
-		console.log(`the agent loads the ${side} pi-natives: ok`);' "$1")
+		const r = await m.glob({ pattern: "*.json", path: agent });
+		if (!r.matches.some((x) => x.path === "package.json")) throw new Error("glob");' "$want")
+	if [ "$want" = real ]; then echo "  $dir: the agent loads the real pi-natives"; return; fi
+	omp=$(cd "$dir" && runp "$p" bun -p 'require("path").resolve(Bun.resolveSync("@oh-my-pi/pi-coding-agent/package.json", "."), "..", require(Bun.resolveSync("@oh-my-pi/pi-coding-agent/package.json", ".")).bin.omp)')
+	printf 'TODO find me\n' >"$tmp/grep-me.txt"
+	local out
+	out=$(cd "$tmp" && env -i "${keep[@]}" HOME="$omp_home" TMPDIR="${TMPDIR:-/tmp}" PATH="$p" LD_DEBUG=files bun "$omp" grep 'TODO find' grep-me.txt 2>&1)
+	grep -q 'TODO find me' <<<"$out" || { echo "omp grep under $dir found nothing:"; tail -20 <<<"$out"; return 1; } >&2
+	grep -q 'calling init:.*libfscache' <<<"$out" || { echo "omp grep under $dir did not load libfscache" >&2; return 1; }
+	echo "  $dir: the agent loads the overlay (omp grep too)"
 }
-check_agent real
-(cd "$tmp/agent-global" && run node "$cli" install --agent "$agent" --from "$dist")
-test -f "$tmp/agent-global/node_modules/@oh-my-pi/pi-natives-real/package.json"
-check_agent overlay
-(cd "$tmp/agent-global" && run node "$cli" status --agent "$agent") | grep -q '^overlay:'
-(cd "$tmp/agent-global" && run node "$cli" uninstall --agent "$agent")
-check_agent real
-test ! -e "$tmp/agent-global/node_modules/@oh-my-pi/pi-natives-real"
-test ! -e "$tmp/agent-global/node_modules/fscache-native"
-echo "install/uninstall ok"
+# The installers: name, PATH, command for a project, command for a global install.
+matrix_start=$SECONDS
+for pm in npm bun-old bun-new; do
+	case $pm in
+	npm) p=$bin; inst=(npm install --no-audit --no-fund --loglevel=error) ;;
+	bun-old) p=$bin_old; inst=(bun install) ;;
+	bun-new) p=$bin; inst=(bun install) ;;
+	esac
+	step=$SECONDS
+	dir=$tmp/omp-project-$pm
+	mkdir -p "$dir"
+	cat >"$dir/package.json" <<-EOF
+	{
+	  "name": "omp-project",
+	  "private": true,
+	  "dependencies": {
+	    "@oh-my-pi/pi-coding-agent": "$agent_version",
+	    "@oh-my-pi/pi-natives-real": "npm:@oh-my-pi/pi-natives@$agent_natives"
+	  },
+	  "overrides": {
+	    "@oh-my-pi/pi-natives": "file:$overlay_named_tgz",
+	    "fscache-native": "file:$main_tgz",
+	    "fscache-native-linux-x64-gnu": "file:$x64_tgz"
+	  }
+	}
+	EOF
+	(cd "$dir" && runp "$p" "${inst[@]}" >"$tmp/install.log" 2>&1) || { cat "$tmp/install.log"; echo "$pm: the README's project install failed" >&2; exit 1; }
+	test "$(node -p "require('$dir/node_modules/@oh-my-pi/pi-natives-real/package.json').version")" = "$agent_natives"
+	test "$(node -p "require('$dir/node_modules/@oh-my-pi/pi-coding-agent/package.json').version")" = "$agent_version"
+	agent_natives_is "$dir" "$p" overlay
+	echo "$pm: project (overrides) ok in $((SECONDS - step)) s"
+
+	step=$SECONDS
+	g=$tmp/omp-global-$pm
+	mkdir -p "$g"
+	if [ "$pm" = npm ]; then
+		genv=(npm_config_prefix="$g" BUN_INSTALL="$g/no-bun")
+		runp "$p" "${genv[@]}" npm install -g --no-audit --no-fund --loglevel=error "@oh-my-pi/pi-coding-agent@$agent_version" >"$tmp/install.log" 2>&1 ||
+			{ cat "$tmp/install.log"; exit 1; }
+		gdir=$g/lib
+		cli_runtime=node
+	else
+		genv=(BUN_INSTALL="$g")
+		runp "$p" "${genv[@]}" bun install -g "@oh-my-pi/pi-coding-agent@$agent_version" >"$tmp/install.log" 2>&1 ||
+			{ cat "$tmp/install.log"; exit 1; }
+		gdir=$g/install/global
+		cli_runtime=bun
+	fi
+	agent_natives_is "$gdir" "$p" real
+	(cd "$tmp" && runp "$p" "${genv[@]}" "$cli_runtime" "$cli" install --from "$dist")
+	(cd "$tmp" && runp "$p" "${genv[@]}" "$cli_runtime" "$cli" status) | grep -q '^overlay:'
+	agent_natives_is "$gdir" "$p" overlay
+	(cd "$tmp" && runp "$p" "${genv[@]}" "$cli_runtime" "$cli" uninstall)
+	agent_natives_is "$gdir" "$p" real
+	left=$(find "$gdir" -path '*/node_modules/@oh-my-pi/pi-natives-real' -o -path '*/node_modules/fscache-native*' -prune)
+	test -z "$left" || { echo "$pm: uninstall left $left" >&2; exit 1; }
+	echo "$pm: global install, the command's install/uninstall ($cli_runtime cli.mjs) ok in $((SECONDS - step)) s"
+done
+echo "the README's ways: npm, Bun $bun_old_version, Bun $bun_version x overrides, global: ok in $((SECONDS - matrix_start)) s"
+
+echo "== a scripted omp session on Bun $bun_old_version: the real pi-natives against the overlay"
+# build/omp-session/: the agent's own glob, grep, read and write tools and its
+# workspace tree, driven by pi-ai's mock model, in trees whose mtimes are
+# 1 s, 1 ms and 100 µs apart. The real side is the global Bun install (the
+# real pi-natives again after uninstall), the overlay side the Bun project.
+step=$SECONDS
+FSCACHE_OMP_SESSION_OUT=${FSCACHE_OMP_SESSION_OUT:-$top/build/out/omp-session} \
+	"$top/build/omp-session/run.sh" "$bun_old" "$tmp/omp-global-bun-old/install/global" "$tmp/omp-project-bun-old" "$tmp/omp-session"
+echo "omp session ok in $((SECONDS - step)) s"
 
 echo "== the pi package pi-fscache, packed, beside pi from the npm registry"
 # Its dependency fscache-native comes from the packed tarballs (overrides),

