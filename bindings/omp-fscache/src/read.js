@@ -253,7 +253,6 @@ export default function registerRead(pi, options = {}) {
     let base;
     const held = copy.lines(name);
     const m = copy.prefix(name);
-    if (process.env.OMP_FSCACHE_DEBUG) console.error("omp-fscache copy", name, held?.size, m);
     if (held && m > 0 && held.size === m) {
       const dg = copy.digest(name, 1, m);
       for (let i = branch.length - 1; i >= 0; i--) {
@@ -272,7 +271,6 @@ export default function registerRead(pi, options = {}) {
     } catch {
       return undefined;
     }
-    if (process.env.OMP_FSCACHE_DEBUG) console.error("omp-fscache whole read", name, base, r?.mode, r?.reason, r?.storeError);
     const served = r?.meta?.servedHash;
     if (!served) return undefined;
     const pathKey = r.meta.pathKey;

@@ -41,6 +41,8 @@ interface Variant {
   settings: "global" | Record<string, unknown>;
   restarts: boolean;
   bigUsage: boolean;
+  /** Larger files (long lines): enough context for shake to find results to drop. */
+  big?: boolean;
 }
 
 export async function runVariant(v: Variant, steps: number, seed: number, extensionPaths?: string[]) {
@@ -50,15 +52,16 @@ export async function runVariant(v: Variant, steps: number, seed: number, extens
   const sessionDir = path.join(cwd, ".sessions");
   const files: string[] = [];
   const words = ["alpha", "beta", "gamma", "delta", "omega", "lorem", "ipsum", "read", "cache", "line"];
-  const mkProse = (n: number) => Array.from({ length: n }, () => Array.from({ length: 1 + Math.floor(rand() * 6) }, () => pick(words)).join(" "));
+  const width = v.big ? 24 : 6;
+  const mkProse = (n: number) => Array.from({ length: n }, () => Array.from({ length: 1 + Math.floor(rand() * width) }, () => pick(words)).join(" "));
   const mkCode = (n: number) => {
     const out: string[] = [];
     for (let i = 0; out.length < n; i++) out.push(`export function f${i}(x: number) {`, `  return x + ${i};`, "}");
     return out.slice(0, n);
   };
-  for (let i = 0; i < 6; i++) {
+  for (let i = 0; i < (v.big ? 10 : 6); i++) {
     const f = `doc${i}.${i % 2 ? "md" : "txt"}`;
-    fs.writeFileSync(path.join(cwd, f), mkProse(3 + Math.floor(rand() * (i === 5 ? 420 : 60))).join("\n") + "\n");
+    fs.writeFileSync(path.join(cwd, f), mkProse(3 + Math.floor(rand() * (i === 5 || v.big ? 280 : 60))).join("\n") + "\n");
     files.push(f);
   }
   for (let i = 0; i < 2; i++) {
@@ -70,11 +73,13 @@ export async function runVariant(v: Variant, steps: number, seed: number, extens
   const truth = new Map<string, string[]>();
   const oracle = new Oracle(cwd, truth);
   const violations: string[] = [];
-  const stats = { requests: 0, reads: 0, markers: 0, diffs: 0, edits: 0, editErrors: 0, diskEdits: 0, restarts: 0, maintenance: 0, summaries: 0 };
+  const stats = { requests: 0, reads: 0, markers: 0, diffs: 0, edits: 0, editErrors: 0, diskEdits: 0, restarts: 0, maintenance: 0, summaries: 0, compactions: 0, compactErrors: 0 };
   let step = 0;
   let inPrompt = 0;
   let pendingEdit: { file: string; expect: string[]; id: string } | undefined;
   let ids = 0;
+  const editErrorTexts: string[] = [];
+  const seenNotices = { superseded: new Set<string>(), shaken: new Set<string>(), summaries: 0 };
 
   const handler = (context: any) => {
     const tools = (context.tools ?? []).map((t: any) => t.name);
@@ -83,13 +88,22 @@ export async function runVariant(v: Variant, steps: number, seed: number, extens
       return { content: ["## Summary\nThe session read files."] };
     }
     stats.requests++;
+    for (const m of context.messages) {
+      const t = m.role === "toolResult" ? (m.content?.[0]?.text ?? "") : "";
+      if (t.startsWith("[Superseded")) seenNotices.superseded.add(m.toolCallId);
+      if (t.startsWith("[shaken")) seenNotices.shaken.add(m.toolCallId);
+      if (m.role === "compactionSummary" || m.role === "branchSummary") seenNotices.summaries++;
+    }
     const r = oracle.check(context.messages);
     stats.markers = Math.max(stats.markers, 0);
     for (const x of r.violations) violations.push(`[${v.label} step ${step}] ${x}`);
     if (pendingEdit) {
       const now = fileLines(path.join(cwd, pendingEdit.file));
       const last = [...context.messages].reverse().find((m: any) => m.role === "toolResult" && m.toolCallId === pendingEdit!.id);
-      if (last?.isError) stats.editErrors++;
+      if (last?.isError) {
+        stats.editErrors++;
+        editErrorTexts.push(`${pendingEdit.file}: ${JSON.stringify(last.content?.[0]?.text ?? "").slice(0, 400)}`);
+      }
       else if (now.length !== pendingEdit.expect.length || now.some((t, k) => t !== pendingEdit!.expect[k]))
         violations.push(`[${v.label} step ${step}] the model's edit of ${pendingEdit.file} did not land on the lines it saw: ${JSON.stringify(last?.content?.[0]?.text ?? "").slice(0, 300)}`);
       pendingEdit = undefined;
@@ -115,7 +129,7 @@ export async function runVariant(v: Variant, steps: number, seed: number, extens
       else if (l.length > 2) l.splice(k, 1);
       fs.writeFileSync(abs, l.join("\n") + "\n");
       stats.diskEdits++;
-    } else if (a < 0.22) {
+    } else if (a < 0.22 && !f.endsWith(".ts")) {
       // the model edits a line it holds, anchored on the TAG it last saw
       const held = r.copy.get(abs);
       const disk = fileLines(abs);
@@ -148,7 +162,12 @@ export async function runVariant(v: Variant, steps: number, seed: number, extens
     return { content: [{ type: "toolCall", id, name: "read", arguments: { path: p } }], ...(usage ? { usage } : {}) };
   };
 
+  const watch = (st: any) => st.session.subscribe((e: any) => {
+    if (typeof e?.type === "string" && e.type.endsWith("compaction_start")) stats.maintenance++;
+    if (process.env.OMP_FSCACHE_DEBUG && typeof e?.type === "string" && e.type.includes("compaction")) console.error(JSON.stringify(e).slice(0, 400));
+  });
   let started = await startSession({ cwd, handler, settings: v.settings, sessionDir, extensionPaths });
+  watch(started);
   let prompts = 0;
   const markersSeen = new Set<string>();
   const diffsSeen = new Set<string>();
@@ -163,30 +182,49 @@ export async function runVariant(v: Variant, steps: number, seed: number, extens
         if (t.includes("\n[fscache: changed")) diffsSeen.add(m.toolCallId);
       }
     }
-    if (v.restarts && prompts % 40 === 0) {
+    if (v.big && prompts % 7 === 3) {
+      try {
+        await started.session.compact();
+        stats.compactions++;
+      } catch (err) {
+        stats.compactErrors++;
+        if (process.env.OMP_FSCACHE_DEBUG) console.error("compact:", err);
+      }
+    }
+    if (v.restarts && prompts % 10 === 0) {
       const file = started.sessionManager.getSessionFile();
       await started.session.dispose?.();
       started = await startSession({ cwd, handler, settings: v.settings, sessionDir, sessionFile: file, extensionPaths });
+      watch(started);
       stats.restarts++;
     }
   }
   await started.session.dispose?.();
   stats.markers = markersSeen.size;
   stats.diffs = diffsSeen.size;
+  Object.assign(stats, { superseded: seenNotices.superseded.size, shaken: seenNotices.shaken.size, summaryMessages: seenNotices.summaries });
   fs.rmSync(cwd, { recursive: true, force: true });
-  return { violations, stats };
+  return { violations, stats, editErrorTexts };
 }
 
 if (import.meta.main) {
   const variants: Variant[] = [
     { label: "default settings, restarts", settings: "global", restarts: true, bigUsage: false },
-    { label: "isolated settings (supersede on), small thresholdTokens", settings: { "compaction.thresholdTokens": 4000 }, restarts: false, bigUsage: true },
+    { label: "isolated settings (supersede on), small thresholdTokens", settings: { "compaction.thresholdTokens": 4000, "compaction.methodOrder": ["shake", "snapcompact"] }, restarts: false, bigUsage: true },
+    {
+      label: "isolated settings, supersede off, shake and snapcompact",
+      settings: { "compaction.supersedeReads": false, "compaction.thresholdTokens": 30000, "compaction.methodOrder": ["shake", "snapcompact", "soft"], "compaction.keepRecentTokens": 3000 },
+      restarts: true,
+      bigUsage: true,
+      big: true,
+    },
   ];
   let failed = false;
   const t0 = Date.now();
   for (const [i, v] of variants.entries()) {
     const steps = Math.ceil(STEPS / variants.length);
-    const { violations, stats } = await runVariant(v, steps, SEED + i);
+    const { violations, stats, editErrorTexts } = await runVariant(v, steps, SEED + i);
+    for (const x of editErrorTexts.slice(0, 5)) console.log(`  edit error: ${x}`);
     console.log(`${v.label}: ${JSON.stringify(stats)}; violations ${violations.length}`);
     for (const x of violations.slice(0, 20)) console.log(`  ${x}`);
     if (violations.length > 0) failed = true;
