@@ -22,7 +22,7 @@ const SUMMARY_RE = /^[1-9][0-9]*-[1-9][0-9]*:/;
 
 /**
  * Parses one read result's text. Returns undefined when it is not hashline
- * output, else {header, tag, rows: [[n, text]], contiguous, span: [first,
+ * output, else {header, body: the lines after it, tag, rows: [[n, text]], contiguous, span: [first,
  * last] | undefined, plain: no summary row, elision or inline notice among
  * the rows, notices: the trailing lines after the rows (blank and [...])}.
  */
@@ -57,6 +57,7 @@ export function parseRead(text) {
   for (let k = 1; k < rows.length; k++) if (rows[k][0] !== rows[k - 1][0] + 1) contiguous = false;
   return {
     header: lines[0],
+    body: lines.slice(1),
     path: hm[1],
     tag: hm[2],
     rows,

@@ -31,6 +31,9 @@ async function scripted(opts: { settings?: any; extensionPaths?: string[]; promp
   const cwd = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "omp-fscache-basic-")));
   const a = path.join(cwd, "a.txt");
   fs.writeFileSync(a, Array.from({ length: 200 }, (_, i) => `line ${i + 1}`).join("\n") + "\n");
+  const code: string[] = [];
+  for (let i = 0; code.length < 150; i++) code.push(`export function f${i}(x: number) {`, `  return x + ${i};`, "}");
+  fs.writeFileSync(path.join(cwd, "code.ts"), code.join("\n") + "\n");
   const truth = new Map<string, string[]>();
   const oracle = new Oracle(cwd, truth);
   const violations: string[] = [];
@@ -48,7 +51,7 @@ async function scripted(opts: { settings?: any; extensionPaths?: string[]; promp
     if (!step) return { content: ["done"] };
     const call = step({ cwd, a, copy: r.copy, tags: r.tags });
     const cid = `t${++id}`;
-    if (call.name === "read") truth.set(cid, lines(a));
+    if (call.name === "read") truth.set(cid, lines(path.join(cwd, call.arguments.path.split(":")[0])));
     return { content: [{ type: "toolCall", id: cid, ...call }] };
   };
   const s = await startSession({ cwd, handler, settings: opts.settings ?? "global", extensionPaths: opts.extensionPaths });
@@ -119,6 +122,36 @@ for (const [label, settings] of [
   });
   check(r.violations.length === 0, `${label}: read, reread, reread: no marker ever stands alone (${r.violations.join("; ")})`);
   check(r.texts.some((t) => t.includes("[fscache: unchanged")), `${label}: a marker was served`);
+}
+
+// 2b. code: omp's structural summary and a range with its enclosing block.
+{
+  const r = await scripted({
+    prompts: [
+      [
+        read("code.ts"),
+        read("code.ts"),
+        read("code.ts:10-12"),
+        read("code.ts:10-12"),
+        ({ cwd }: any) => {
+          const f = path.join(cwd, "code.ts");
+          const l = lines(f);
+          l[10] = "  return x * 3;";
+          fs.writeFileSync(f, l.join("\n") + "\n");
+          return { name: "read", arguments: { path: "code.ts:10-12" } };
+        },
+        read("code.ts"),
+      ],
+    ],
+  });
+  const [summary, again, range, rangeAgain, changed, summaryAfter] = r.texts;
+  check(/^\[code\.ts#[0-9A-F]{4}\]\n/.test(summary) && !summary.includes("[fscache:"), "a code file's first read is omp's own (its summary)");
+  check(/\n\[fscache: unchanged: /.test(again) && again.split("\n")[0] === summary.split("\n")[0], `a reread of the code file is a marker with omp's TAG: ${again.slice(0, 160)}`);
+  check(range.includes("…") && !range.includes("[fscache:"), "a code range (with its enclosing block) is omp's own");
+  check(/\[fscache: unchanged: the same output as your last read of :10-12/.test(rangeAgain), `the same range again is a marker: ${rangeAgain.slice(0, 160)}`);
+  check(!changed.includes("[fscache:") && changed.includes("return x * 3"), "after a change inside the range, omp's own output");
+  check(summaryAfter.split("\n")[0] === changed.split("\n")[0] && changed.split("\n")[0] !== summary.split("\n")[0], `after a change, the whole read carries the new TAG (a marker only if the model holds every line: the range read taught the changed one): ${summaryAfter.slice(0, 120)}`);
+  check(r.violations.length === 0, `code: the oracle finds nothing (${r.violations.join("; ")})`);
 }
 
 // 3. a naive marker (no context handler) under supersede: the oracle fails.

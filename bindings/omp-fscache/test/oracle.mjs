@@ -42,6 +42,7 @@ export class Oracle {
     const copy = new Map();
     const tags = new Map();
     const calls = new Map();
+    const views = new Map(); // name \0 selector -> the truth of the latest visible text read of it
     const violations = [];
     let markers = 0;
     let diffs = 0;
@@ -64,6 +65,15 @@ export class Oracle {
       tags.set(name, hm[2]);
       const truth = this.truth.get(m.toolCallId);
       const held = copy.get(name);
+      const sel = args.path.includes(":") ? args.path.slice(args.path.indexOf(":") + 1) : "";
+      const viewKey = `${name}\0${sel}`;
+      if (lines[1]?.startsWith("[fscache: unchanged: the same output as your last read")) {
+        markers++;
+        const base = views.get(viewKey);
+        if (!base) fail(m.toolCallId, `marker for ${args.path}: no earlier read of it is visible`);
+        else if (truth && (base.length !== truth.length || base.some((t, k) => t !== truth[k]))) fail(m.toolCallId, `marker for ${args.path}: the file changed since the visible read it stands on`);
+        continue;
+      }
       if (lines[1]?.startsWith("[fscache: unchanged")) {
         markers++;
         const r = /rows (\d+)-(\d+)/.exec(lines[1]);
@@ -155,6 +165,8 @@ export class Oracle {
         continue;
       }
       // omp's own output: its N:text rows.
+      if (truth) views.set(viewKey, truth);
+      else views.delete(viewKey);
       const rows = [];
       for (const l of lines.slice(1)) {
         const r = ROW_RE.exec(l);

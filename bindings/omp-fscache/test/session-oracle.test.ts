@@ -221,21 +221,29 @@ if (import.meta.main) {
   ];
   let failed = false;
   const t0 = Date.now();
-  for (const [i, v] of variants.entries()) {
-    const steps = Math.ceil(STEPS / variants.length);
+  // Sessions of at most 250 steps (a session's cost per step grows with
+  // its length), each variant in turn, until STEPS.
+  const per = 250;
+  const runs = Math.max(variants.length, Math.ceil(STEPS / per));
+  const total = { markers: 0, diffs: 0 };
+  for (let i = 0; i < runs; i++) {
+    const v = variants[i % variants.length];
+    const steps = Math.ceil(STEPS / runs);
     const { violations, stats, editErrorTexts } = await runVariant(v, steps, SEED + i);
+    console.log(`${v.label} (seed ${SEED + i}): ${JSON.stringify(stats)}; violations ${violations.length}`);
     for (const x of editErrorTexts.slice(0, 5)) console.log(`  edit error: ${x}`);
-    console.log(`${v.label}: ${JSON.stringify(stats)}; violations ${violations.length}`);
     for (const x of violations.slice(0, 20)) console.log(`  ${x}`);
     if (violations.length > 0) failed = true;
-    if (stats.markers === 0 || stats.diffs === 0) {
-      console.log(`  FAIL: no ${stats.markers === 0 ? "marker" : "diff"} was served: the test exercised nothing`);
-      failed = true;
-    }
+    total.markers += stats.markers;
+    total.diffs += stats.diffs;
     if (stats.editErrors > 0) {
       console.log(`  FAIL: ${stats.editErrors} of the model's edits failed`);
       failed = true;
     }
+  }
+  if (total.markers === 0 || total.diffs === 0) {
+    console.log(`  FAIL: no ${total.markers === 0 ? "marker" : "diff"} was served: the test exercised nothing`);
+    failed = true;
   }
   console.log(`session-oracle: ${STEPS} steps in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   process.exit(failed ? 1 : 0);
