@@ -66,10 +66,19 @@ async function run(withPackage: boolean) {
   const relOf = new Map(files.map((f, i) => [f, rel[i]]));
   let k = 0;
   let lastContext: any;
+  const bytes = new Map<string, number>();
+  const kinds = new Map<string, string>();
   const perPrompt = 20;
   let inPrompt = 0;
   const handler = (context: any) => {
     lastContext = context;
+    // what the model receives: the result as the request carries it
+    const last = context.messages.at(-1);
+    if (last?.role === "toolResult") {
+      bytes.set(last.toolCallId, Buffer.byteLength(last.content?.[0]?.text ?? ""));
+      const d = last.details?.fscache;
+      kinds.set(last.toolCallId, d ? `${d.kind}${d.name !== d.file ? " (view)" : ""}` : "omp");
+    }
     if (inPrompt++ >= perPrompt || k >= order.length) {
       inPrompt = 0;
       return { content: ["ok"] };
@@ -80,13 +89,10 @@ async function run(withPackage: boolean) {
   const { session } = await startSession({ cwd, handler, settings: "global" });
   const starts = new Map<string, number>();
   const durations = new Map<string, number>();
-  const bytes = new Map<string, number>();
   session.subscribe((e: any) => {
     if (e.type === "tool_execution_start") starts.set(e.toolCallId, performance.now());
     if (e.type === "tool_execution_end") {
       durations.set(e.toolCallId, performance.now() - (starts.get(e.toolCallId) ?? performance.now()));
-      const t = e.result?.content?.[0]?.text ?? "";
-      bytes.set(e.toolCallId, Buffer.byteLength(t));
     }
   });
   while (k < order.length) await session.prompt("read on");
@@ -95,7 +101,7 @@ async function run(withPackage: boolean) {
   for (const m of lastContext.messages) if (m.role === "toolResult") lastBytes += Buffer.byteLength(m.content?.[0]?.text ?? "");
   await session.dispose?.();
   fs.rmSync(cwd, { recursive: true, force: true });
-  return { durations, bytes, lastBytes };
+  return { durations, bytes, lastBytes, kinds, reads: k };
 }
 
 const q = (xs: number[], p: number) => {
@@ -105,11 +111,19 @@ const q = (xs: number[], p: number) => {
 
 const own = await run(false);
 const pkg = await run(true);
-const ids = [...own.durations.keys()];
+// The package's run times every read; omp's own run may not emit
+// tool_execution events for some (counted below): latency pairs only where
+// both runs timed the read.
+const ids = [...pkg.bytes.keys()];
+const tally = (xs: string[]) => {
+  const t: Record<string, number> = {};
+  for (const id of xs) t[pkg.kinds.get(id) ?? "?"] = (t[pkg.kinds.get(id) ?? "?"] ?? 0) + 1;
+  return Object.entries(t).map(([k, n]) => `${k} ${n}`).join(", ");
+};
 const first = ids.slice(0, files.length);
 const rereads = ids.slice(files.length);
 const sum = (m: Map<string, number>, xs: string[]) => xs.reduce((a, id) => a + (m.get(id) ?? 0), 0);
-const added = (xs: string[]) => xs.map((id) => (pkg.durations.get(id) ?? 0) - (own.durations.get(id) ?? 0));
+const added = (xs: string[]) => xs.filter((id) => pkg.durations.has(id)).map((id) => pkg.durations.get(id)! - own.durations.get(id)!);
 const fmt = (x: number) => x.toFixed(2);
 const rows = [
   `| reads | omp's read: bytes | omp-fscache: bytes | share | omp p50 / p90 ms | omp-fscache p50 / p90 ms | added p50 / p90 ms |`,
@@ -121,17 +135,21 @@ for (const [label, xs] of [
 ] as const) {
   const a = sum(own.bytes, xs);
   const b = sum(pkg.bytes, xs);
-  const od = xs.map((id) => own.durations.get(id)!);
-  const pd = xs.map((id) => pkg.durations.get(id)!);
-  const ad = added(xs);
+  const both = xs.filter((id) => own.durations.has(id));
+  const od = both.map((id) => own.durations.get(id)!);
+  const pd = xs.filter((id) => pkg.durations.has(id)).map((id) => pkg.durations.get(id)!);
+  const ad = added(both);
   rows.push(`| ${label} | ${a} | ${b} | ${(b / a).toFixed(3)} | ${fmt(q(od, 0.5))} / ${fmt(q(od, 0.9))} | ${fmt(q(pd, 0.5))} / ${fmt(q(pd, 0.9))} | ${fmt(q(ad, 0.5))} / ${fmt(q(ad, 0.9))} |`);
 }
+const pairs = ids.filter((id) => own.durations.has(id) && pkg.durations.has(id)).length;
 const report = [
   `# omp-fscache: ${files.length} files of ${repo} (2-100 KB), ${rereads.length} rereads of unchanged files`,
   "",
-  `omp 18.2.3 on Bun ${Bun.version}, default (global) settings; omp's read alone with OMP_FSCACHE_READ=0. Bytes: each read result as returned.`,
+  `omp 18.2.3 on Bun ${Bun.version}, default (global) settings; omp's read alone with OMP_FSCACHE_READ=0. Bytes: each read result as the next request carries it. Latency: omp's tool_execution_start to tool_execution_end, paired by read where both runs timed it (${pairs} pairs).`,
   "",
   ...rows,
+  "",
+  `omp-fscache's answers: first reads: ${tally(first)}; rereads: ${tally(rereads)}. Reads made: ${own.reads} and ${pkg.reads}, timed: ${own.durations.size} and ${pkg.durations.size}.`,
   "",
   `Read results in the last request: omp's read ${own.lastBytes} bytes (after its supersede pass), omp-fscache ${pkg.lastBytes} bytes (supersede off).`,
   "",

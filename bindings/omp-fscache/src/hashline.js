@@ -53,11 +53,17 @@ export function parseRead(text) {
   if (tail.some((l) => l !== "" && !(l.startsWith("[") && l.endsWith("]")))) plain = false;
   const inner = lines.slice(1, lastRow + 1);
   if (inner.some((l) => !ROW_RE.test(l))) plain = false;
+  // The view's body: up to the last row, summary row or elision; what
+  // follows (blank lines, [...] notices such as omp's "identical output"
+  // count) is the view's tail.
+  let lastContent = 0;
+  for (let k = 1; k < lines.length; k++) if (ROW_RE.test(lines[k]) || SUMMARY_RE.test(lines[k]) || lines[k].startsWith("…")) lastContent = k;
   let contiguous = rows.length > 0;
   for (let k = 1; k < rows.length; k++) if (rows[k][0] !== rows[k - 1][0] + 1) contiguous = false;
   return {
     header: lines[0],
-    body: lines.slice(1),
+    body: lines.slice(1, lastContent + 1),
+    tail: lines.slice(lastContent + 1).join("\n"),
     path: hm[1],
     tag: hm[2],
     rows,

@@ -23,6 +23,7 @@
 // (supersede, shake, pruning, compaction).
 
 import { createHash } from "node:crypto";
+import { readFileSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { loadNative, loadView } from "./native.js";
 import { nameOf, parseRead, splitSelector } from "./hashline.js";
@@ -31,7 +32,10 @@ import { nameOf, parseRead, splitSelector } from "./hashline.js";
 export const DETAILS_KEY = "fscache";
 const MARK = "[fscache:";
 
-/** sha256 (hex) of a string. */
+// Files larger than this get no view marker (their hash is not worth it).
+const VIEW_MAX_BYTES = 64 << 20;
+
+/** sha256 (hex) of a string or bytes. */
 export function sha256(s) {
   return createHash("sha256").update(s).digest("hex");
 }
@@ -267,6 +271,27 @@ export default function registerRead(pi, options = {}) {
     }
   }
 
+  // The copies at read time, rebuilt incrementally: when the window is the
+  // last one (the same message objects showing the same texts) plus new
+  // messages, and the last one ended with an assistant message (the call
+  // being answered: none of its results applied yet), the walk resumes
+  // there on the kept copy. Anything else (a rewrite in place, a
+  // compaction, another branch) rebuilds from the start.
+  const memo = new Map();
+  function copyOf(kind, view, msgs, adapter, cwd) {
+    const m = memo.get(kind);
+    const texts = msgs.map((x) => (x.role === "toolResult" ? textOf(x.content) : x));
+    let from = -1;
+    if (m && m.cwd === cwd && m.msgs.length <= msgs.length && m.msgs.length > 0 && m.msgs[m.msgs.length - 1].role === "assistant") {
+      let same = true;
+      for (let i = 0; i < m.msgs.length && same; i++) same = m.msgs[i] === msgs[i] && m.texts[i] === texts[i];
+      if (same) from = m.msgs.length - 1;
+    }
+    const copy = from >= 0 ? view.rebuild(msgs.slice(from), adapter, { copy: m.copy }) : view.rebuild(msgs, adapter);
+    memo.set(kind, { cwd, msgs, texts, copy });
+    return copy;
+  }
+
   // Reads are decided one at a time, in the order their results arrive.
   let queue = Promise.resolve();
   const inOrder = (fn) => {
@@ -295,7 +320,7 @@ export default function registerRead(pi, options = {}) {
     const view = await getView();
     const adapters = makeAdapters(cwd, records);
     const msgs = windowMessages(branch);
-    const copy = view.rebuild(msgs, adapters.lines);
+    const copy = copyOf("lines", view, msgs, adapters.lines, cwd);
     const { selector } = splitArg(argPath);
     const whole = selector === undefined && p.plain && p.span[0] === 1 && p.notices.trim() === "";
     const details = { ...(event.details ?? {}) };
@@ -313,21 +338,23 @@ export default function registerRead(pi, options = {}) {
     }
     if (!p.plain) {
       // A summary or an elided range: a marker when the same output (and
-      // the same file, by the engine's sha256) is held as a whole.
-      const eng = getNative();
-      if (!eng || typeof eng.readCache !== "function") return undefined;
+      // the same file, by the sha256 of its bytes) is held as a whole. The
+      // hash is taken here (a file's read and sha256 in process: a fraction
+      // of a millisecond, where the engine's whole read would cost several).
       let sha;
       try {
-        sha = (await eng.readCache({ path: name, cwd, noStore: true }))?.meta?.servedHash;
+        const st = statSync(name);
+        if (st.isFile() && st.size <= VIEW_MAX_BYTES) sha = sha256(readFileSync(name));
       } catch {
         sha = undefined;
       }
       if (!sha) return undefined;
       const vname = viewName(name, selector);
       const vl = viewLines(p, sha);
-      if (view.rebuild(msgs, adapters.views).holdsAll(vname, vl)) {
+      if (copyOf("views", view, msgs, adapters.views, cwd).holdsAll(vname, vl)) {
         const what = selector === undefined ? "this file" : `:${selector}`;
-        const served = `${p.header}\n${MARK} unchanged: the same output as your last read of ${what} (its rows, summary and notices)]`;
+        const tail = p.tail.replace(/^\n+/, "");
+        const served = `${p.header}\n${MARK} unchanged: the same output as your last read of ${what} (its rows and summary)]${tail ? `\n\n${tail}` : ""}`;
         return answer("marker", served, { name: vname, start: 1, end: vl.length, digest: view.digestLines(vl), sha });
       }
       return answer("text", text, { name: vname, sha });
@@ -416,6 +443,10 @@ export default function registerRead(pi, options = {}) {
   // tests show the oracle catching it); never in the package's own use.
   if (options.judge !== false) pi.on("context", onContext);
 
-  for (const ev of ["session_start", "session_switch", "session_shutdown"]) pi.on(ev, () => records.clear());
+  for (const ev of ["session_start", "session_switch", "session_shutdown", "session_compact", "session_tree"])
+    pi.on(ev, () => {
+      records.clear();
+      memo.clear();
+    });
   return { onResult, onContext, records };
 }
