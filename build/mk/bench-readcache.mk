@@ -29,7 +29,7 @@ BENCH_EXTRA += bench-readcache
 
 BENCH_READCACHE_RUN = bench/readcache.mjs --repo $(BENCH_READCACHE_REPO) --out $(abspath build/out/bench) --tmp $(abspath build/out/tmp) $(BENCH_READCACHE_ARGS)
 
-bench-readcache: build pi-deps bench-diff node22 $(OMP_STAMP) $(SIGNALS_BUN) ## the read cache: bench-diff, then a scripted pi session over BENCH_REPO against pi's read, on pi 0.73 and pi 1.x (build/out/bench/readcache.md, readcache-pi1.md), and an omp 18.2.3 session with omp-fscache (readcache-omp.md)
+bench-readcache: build pi-deps bench-diff node22 omp-hosts omp-bun ## the read cache: bench-diff, then a scripted pi session over BENCH_REPO against pi's read, on pi 0.73 and pi 1.x (build/out/bench/readcache.md, readcache-pi1.md), and an omp 18.2.3 session with omp-fscache (readcache-omp.md)
 	cd bindings/pi-fscache && FSCACHE_NODE_ADDON=$(abspath $(NODE_ADDON)) $(NODE) $(BENCH_READCACHE_RUN)
 	cd bindings/pi-fscache && FSCACHE_NODE_ADDON=$(abspath $(NODE_ADDON)) PI_LINE=1 BENCH_SUFFIX=-pi1 \
 	  $(NODE22) --import ./test/pi1-aliases.mjs $(BENCH_READCACHE_RUN)

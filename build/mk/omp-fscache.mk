@@ -20,15 +20,23 @@ OMP_HOSTS := $(OMP_DIR)/test/hosts
 OMP_STAMP := $(OMP_HOSTS)/node_modules/.fscache-deps
 OMP_STEPS ?= 1500
 
+# Bun 1.3.14, fetched by build/mk/signals.mk's rule; named here as there
+# because this fragment is read first (prerequisites expand when read).
+SIGNALS_BUN_OLD ?= 1.3.14
+SIGNALS_BUN_DIR := $(FSCACHE_CACHE)/bun-$(SIGNALS_BUN_OLD)
+SIGNALS_BUN     := $(SIGNALS_BUN_DIR)/node_modules/.bin/bun
+
 TEST_EXTRA += test-omp
 
-.PHONY: omp-hosts test-omp
+.PHONY: omp-hosts omp-bun test-omp
 
 $(OMP_STAMP): $(OMP_HOSTS)/package-lock.json $(OMP_HOSTS)/package.json
 	cd $(OMP_HOSTS) && $(NPM) ci --no-audit --no-fund
 	@touch $@
 
 omp-hosts: $(OMP_STAMP) ## npm ci of omp-fscache's test hosts (oh-my-pi 18.2.3, pi-ai) in bindings/omp-fscache/test/hosts
+
+omp-bun: $(SIGNALS_BUN) ## Bun 1.3.14 from the npm registry into FSCACHE_CACHE (omp-fscache's suites and bench run on it)
 
 test-omp: $(NODE_ADDON) $(OMP_STAMP) $(SIGNALS_BUN) ## omp-fscache's suites: real omp 18.2.3 sessions on Bun 1.3.14, the package installed by `omp plugin install`, judged by the oracle
 	cd $(OMP_DIR) && FSCACHE_NODE_ADDON=$(abspath $(NODE_ADDON)) FSCACHE_LIB=$(abspath $(LIB)) OMP_FSCACHE_STEPS=$(OMP_STEPS) \
