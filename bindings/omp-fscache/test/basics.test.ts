@@ -134,6 +134,14 @@ for (const [label, settings] of [
         read("code.ts:10-12"),
         read("code.ts:10-12"),
         ({ cwd }: any) => {
+          // a line the range's output elides (line 8, inside f2's body)
+          const f = path.join(cwd, "code.ts");
+          const l = lines(f);
+          l[7] = "  return x + 200;";
+          fs.writeFileSync(f, l.join("\n") + "\n");
+          return { name: "read", arguments: { path: "code.ts:10-12" } };
+        },
+        ({ cwd }: any) => {
           const f = path.join(cwd, "code.ts");
           const l = lines(f);
           l[10] = "  return x * 3;";
@@ -144,11 +152,12 @@ for (const [label, settings] of [
       ],
     ],
   });
-  const [summary, again, range, rangeAgain, changed, summaryAfter] = r.texts;
+  const [summary, again, range, rangeAgain, hiddenChange, changed, summaryAfter] = r.texts;
   check(/^\[code\.ts#[0-9A-F]{4}\]\n/.test(summary) && !summary.includes("[fscache:"), "a code file's first read is omp's own (its summary)");
   check(/\n\[fscache: unchanged: /.test(again) && again.split("\n")[0] === summary.split("\n")[0], `a reread of the code file is a marker with omp's TAG: ${again.slice(0, 160)}`);
   check(range.includes("…") && !range.includes("[fscache:"), "a code range (with its enclosing block) is omp's own");
   check(/\[fscache: unchanged: the same output as your last read of :10-12/.test(rangeAgain), `the same range again is a marker: ${rangeAgain.slice(0, 160)}`);
+  check(range.includes("…") && !range.includes("return x + 2;") && !hiddenChange.includes("[fscache:") && hiddenChange.split("\n")[0] !== range.split("\n")[0], `after a change to a line the range elides, omp's own output with the new TAG (the same rows, another file): ${hiddenChange.slice(0, 80)}`);
   check(!changed.includes("[fscache:") && changed.includes("return x * 3"), "after a change inside the range, omp's own output");
   check(summaryAfter.split("\n")[0] === changed.split("\n")[0] && changed.split("\n")[0] !== summary.split("\n")[0], `after a change, the whole read carries the new TAG (a marker only if the model holds every line: the range read taught the changed one): ${summaryAfter.slice(0, 120)}`);
   check(r.violations.length === 0, `code: the oracle finds nothing (${r.violations.join("; ")})`);
