@@ -13,6 +13,13 @@
 #      once per pi line: pi 0.73.1 on Node 20 (NODE), then pi 1.6.0 on
 #      Node 22 (NODE22, PI_LINE=1, test/pi1-aliases.mjs imported first):
 #      readcache-pi1.md and readcache-pi1.json.
+#   3. the omp row: bindings/omp-fscache/bench/readcache.ts, a scripted
+#      omp 18.2.3 session (Bun 1.3.14, the package installed by `omp plugin
+#      install` in a temporary HOME) over BENCH_REPO's files of 2-100 KB:
+#      40 first reads, then 200 rereads of unchanged files, with
+#      omp-fscache and with omp's own read (OMP_FSCACHE_READ=0): bytes the
+#      model receives, p50/p90 latency per read and what the package adds.
+#      Report: build/out/bench/readcache-omp.md.
 #   2. make bench-diff (a prerequisite, run first): internal/diff against jsdiff on 2k, 12k and 100k-line
 #      files with 10 to 1000 edits, in one run.
 #
@@ -26,7 +33,9 @@ BENCH_EXTRA += bench-readcache
 
 BENCH_READCACHE_RUN = bench/readcache.mjs --repo $(BENCH_READCACHE_REPO) --out $(abspath build/out/bench) --tmp $(abspath build/out/tmp) $(BENCH_READCACHE_ARGS)
 
-bench-readcache: build pi-deps bench-diff node22 ## the read cache: bench-diff, then a scripted pi session over BENCH_REPO against pi's read, on pi 0.73 and pi 1.x (build/out/bench/readcache.md, readcache-pi1.md)
+bench-readcache: build pi-deps bench-diff node22 omp-hosts omp-bun ## the read cache: bench-diff, then a scripted pi session over BENCH_REPO against pi's read, on pi 0.73 and pi 1.x (build/out/bench/readcache.md, readcache-pi1.md), and an omp 18.2.3 session with omp-fscache (readcache-omp.md)
 	cd bindings/pi-fscache && FSCACHE_NODE_ADDON=$(abspath $(NODE_ADDON)) $(NODE) --import ./test/hosts.mjs $(BENCH_READCACHE_RUN)
 	cd bindings/pi-fscache && FSCACHE_NODE_ADDON=$(abspath $(NODE_ADDON)) PI_LINE=1 BENCH_SUFFIX=-pi1 \
 	  $(NODE22) --import ./test/pi1-aliases.mjs $(BENCH_READCACHE_RUN)
+	cd $(OMP_DIR) && FSCACHE_NODE_ADDON=$(abspath $(NODE_ADDON)) $(NODE) test/run.mjs $(abspath $(BUN_OLD)) bench/readcache.ts \
+	  -- --repo $(BENCH_READCACHE_REPO) --out $(abspath build/out/bench) --tmp $(abspath build/out/tmp)

@@ -1,0 +1,159 @@
+// make bench-readcache, the omp row: a scripted omp 18.2.3 session (the SDK,
+// the mock provider, omp's default global settings) over BENCH_REPO's text
+// files under 100 KB: each of --files files read once, then --rereads
+// rereads of unchanged files (a stable pseudo-random order), run twice:
+// with omp-fscache (installed by `omp plugin install`, as test/run.mjs
+// does) and with OMP_FSCACHE_READ=0 (omp's own read). Measured: the bytes of
+// the read results the model receives (each result as it is returned, and
+// the read results in the last request), and each read's latency from
+// omp's tool_execution_start to tool_execution_end, p50/p90, with the
+// latency the package adds (paired by read).
+//
+//   bun bench/readcache.ts --repo DIR [--files 40] [--rereads 200] [--out DIR]
+// (in the HOME test/run.mjs prepares; make bench-readcache runs it)
+
+import * as fs from "node:fs";
+import * as os from "node:os";
+import * as path from "node:path";
+import { startSession } from "../test/hosts/harness.ts";
+
+const argv = process.argv.slice(2);
+const opt = (n: string, d?: string) => {
+  const i = argv.indexOf(`--${n}`);
+  return i >= 0 ? argv[i + 1] : d;
+};
+const repo = opt("repo", process.env.BENCH_REPO);
+const nFiles = Number(opt("files", "40"));
+const nRereads = Number(opt("rereads", "200"));
+const outDir = opt("out", "build/out/bench")!;
+if (!repo) throw new Error("bench: --repo DIR (or BENCH_REPO)");
+
+function pick(root: string): string[] {
+  const out: string[] = [];
+  const walk = (d: string) => {
+    for (const e of fs.readdirSync(d, { withFileTypes: true }).sort((a, b) => a.name.localeCompare(b.name))) {
+      if (e.name.startsWith(".") || e.name === "node_modules" || e.name === "testdata") continue;
+      const p = path.join(d, e.name);
+      if (e.isDirectory()) walk(p);
+      else if (e.isFile() && /\.(go|js|ts|md|c|h|py|txt)$/.test(e.name)) {
+        const s = fs.statSync(p).size;
+        if (s > 2000 && s < 100_000) out.push(p);
+      }
+    }
+  };
+  walk(root);
+  // a stable spread over the tree
+  const step = Math.max(1, Math.floor(out.length / nFiles));
+  return out.filter((_, i) => i % step === 0).slice(0, nFiles);
+}
+
+const files = pick(path.resolve(repo));
+let seed = 7;
+const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 4294967296);
+const order = [...files.map((f) => f), ...Array.from({ length: nRereads }, () => files[Math.floor(rand() * files.length)])];
+
+async function run(withPackage: boolean) {
+  if (withPackage) delete process.env.OMP_FSCACHE_READ;
+  else process.env.OMP_FSCACHE_READ = "0";
+  const tmpBase = opt("tmp", os.tmpdir())!;
+  fs.mkdirSync(tmpBase, { recursive: true });
+  const cwd = fs.realpathSync(fs.mkdtempSync(path.join(tmpBase, "omp-fscache-bench-")));
+  const rel = files.map((f) => path.relative(path.resolve(repo!), f));
+  for (const r of rel) {
+    fs.mkdirSync(path.dirname(path.join(cwd, r)), { recursive: true });
+    fs.copyFileSync(path.join(path.resolve(repo!), r), path.join(cwd, r));
+  }
+  const relOf = new Map(files.map((f, i) => [f, rel[i]]));
+  let k = 0;
+  let lastContext: any;
+  const bytes = new Map<string, number>();
+  const kinds = new Map<string, string>();
+  const perPrompt = 20;
+  let inPrompt = 0;
+  const handler = (context: any) => {
+    lastContext = context;
+    // what the model receives: the result as the request carries it
+    const last = context.messages.at(-1);
+    if (last?.role === "toolResult") {
+      bytes.set(last.toolCallId, Buffer.byteLength(last.content?.[0]?.text ?? ""));
+      const d = last.details?.fscache;
+      kinds.set(last.toolCallId, d ? `${d.kind}${d.name !== d.file ? " (view)" : ""}` : "omp");
+    }
+    if (inPrompt++ >= perPrompt || k >= order.length) {
+      inPrompt = 0;
+      return { content: ["ok"] };
+    }
+    const f = order[k++];
+    return { content: [{ type: "toolCall", id: `b${k}`, name: "read", arguments: { path: relOf.get(f) } }] };
+  };
+  const { session } = await startSession({ cwd, handler, settings: "global" });
+  const starts = new Map<string, number>();
+  const durations = new Map<string, number>();
+  session.subscribe((e: any) => {
+    if (e.type === "tool_execution_start") starts.set(e.toolCallId, performance.now());
+    if (e.type === "tool_execution_end") {
+      durations.set(e.toolCallId, performance.now() - (starts.get(e.toolCallId) ?? performance.now()));
+    }
+  });
+  while (k < order.length) await session.prompt("read on");
+  await session.prompt("done");
+  let lastBytes = 0;
+  for (const m of lastContext.messages) if (m.role === "toolResult") lastBytes += Buffer.byteLength(m.content?.[0]?.text ?? "");
+  await session.dispose?.();
+  fs.rmSync(cwd, { recursive: true, force: true });
+  return { durations, bytes, lastBytes, kinds, reads: k };
+}
+
+const q = (xs: number[], p: number) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor(p * s.length))];
+};
+
+const own = await run(false);
+const pkg = await run(true);
+// The package's run times every read; omp's own run may not emit
+// tool_execution events for some (counted below): latency pairs only where
+// both runs timed the read.
+const ids = [...pkg.bytes.keys()];
+const tally = (xs: string[]) => {
+  const t: Record<string, number> = {};
+  for (const id of xs) t[pkg.kinds.get(id) ?? "?"] = (t[pkg.kinds.get(id) ?? "?"] ?? 0) + 1;
+  return Object.entries(t).map(([k, n]) => `${k} ${n}`).join(", ");
+};
+const first = ids.slice(0, files.length);
+const rereads = ids.slice(files.length);
+const sum = (m: Map<string, number>, xs: string[]) => xs.reduce((a, id) => a + (m.get(id) ?? 0), 0);
+const added = (xs: string[]) => xs.filter((id) => pkg.durations.has(id)).map((id) => pkg.durations.get(id)! - own.durations.get(id)!);
+const fmt = (x: number) => x.toFixed(2);
+const rows = [
+  `| reads | omp's read: bytes | omp-fscache: bytes | share | omp p50 / p90 ms | omp-fscache p50 / p90 ms | added p50 / p90 ms |`,
+  `| --- | ---: | ---: | ---: | ---: | ---: | ---: |`,
+];
+for (const [label, xs] of [
+  [`first reads (${first.length} files)`, first],
+  [`rereads of unchanged files (${rereads.length})`, rereads],
+] as const) {
+  const a = sum(own.bytes, xs);
+  const b = sum(pkg.bytes, xs);
+  const both = xs.filter((id) => own.durations.has(id));
+  const od = both.map((id) => own.durations.get(id)!);
+  const pd = xs.filter((id) => pkg.durations.has(id)).map((id) => pkg.durations.get(id)!);
+  const ad = added(both);
+  rows.push(`| ${label} | ${a} | ${b} | ${(b / a).toFixed(3)} | ${fmt(q(od, 0.5))} / ${fmt(q(od, 0.9))} | ${fmt(q(pd, 0.5))} / ${fmt(q(pd, 0.9))} | ${fmt(q(ad, 0.5))} / ${fmt(q(ad, 0.9))} |`);
+}
+const pairs = ids.filter((id) => own.durations.has(id) && pkg.durations.has(id)).length;
+const report = [
+  `# omp-fscache: ${files.length} files of ${repo} (2-100 KB), ${rereads.length} rereads of unchanged files`,
+  "",
+  `omp 18.2.3 on Bun ${Bun.version}, default (global) settings; omp's read alone with OMP_FSCACHE_READ=0. Bytes: each read result as the next request carries it. Latency: omp's tool_execution_start to tool_execution_end, paired by read where both runs timed it (${pairs} pairs).`,
+  "",
+  ...rows,
+  "",
+  `omp-fscache's answers: first reads: ${tally(first)}; rereads: ${tally(rereads)}. Reads made: ${own.reads} and ${pkg.reads}, timed: ${own.durations.size} and ${pkg.durations.size}.`,
+  "",
+  `Read results in the last request: omp's read ${own.lastBytes} bytes (after its supersede pass), omp-fscache ${pkg.lastBytes} bytes (supersede off).`,
+  "",
+].join("\n");
+fs.mkdirSync(outDir, { recursive: true });
+fs.writeFileSync(path.join(outDir, "readcache-omp.md"), report);
+console.log(report);
