@@ -1,7 +1,7 @@
 # build/mk/omp-fscache.mk - omp-fscache, the oh-my-pi package
 # (bindings/omp-fscache, issue 49): omp's read with the read cache on top.
 #
-#   make omp-hosts     npm ci in bindings/omp-fscache/test/hosts: oh-my-pi
+#   make omp-hosts     npm install in bindings/omp-fscache/test/hosts: oh-my-pi
 #                      18.2.3 and its pi-ai (the mock provider), pinned by
 #                      its lock file. Never in the package's own resolution
 #                      path (bindings/omp-fscache/node_modules stays empty).
@@ -12,7 +12,7 @@
 #                      FSCACHE_CACHE). Part of `make test`; OMP_FSCACHE_STEPS
 #                      sets the randomized sessions' length (default 1500).
 #
-# Cost in CI: the hosts' npm ci (about 3 min on a cold npm cache, seconds
+# Cost in CI: the hosts' npm install (about 3 min on a cold npm cache, seconds
 # warm) and the suites: 2 min 39 s on 2 cores at load average 4 (1,500
 # randomized steps 132 s; bindings/omp-fscache/README.md, "Tests").
 
@@ -28,11 +28,16 @@ TEST_EXTRA += test-omp
 
 .PHONY: omp-hosts omp-bun test-omp
 
+# npm install, not npm ci: pi-natives 18.2.3 lists platform packages the
+# registry here does not serve (darwin, win32, linux-arm64), which npm leaves
+# out of the lock file and npm ci then refuses as "missing from lock file".
+# The lock file still pins every package installed (npm install leaves it
+# as it is).
 $(OMP_STAMP): $(OMP_HOSTS)/package-lock.json $(OMP_HOSTS)/package.json
-	cd $(OMP_HOSTS) && $(NPM) ci --no-audit --no-fund
+	cd $(OMP_HOSTS) && $(NPM) install --no-audit --no-fund
 	@touch $@
 
-omp-hosts: $(OMP_STAMP) ## npm ci of omp-fscache's test hosts (oh-my-pi 18.2.3, pi-ai) in bindings/omp-fscache/test/hosts
+omp-hosts: $(OMP_STAMP) ## npm install of omp-fscache's test hosts (oh-my-pi 18.2.3, pi-ai) in bindings/omp-fscache/test/hosts
 
 omp-bun: $(BUN_OLD) ## Bun 1.3.14 from the npm registry into FSCACHE_CACHE (omp-fscache's suites and bench run on it)
 
