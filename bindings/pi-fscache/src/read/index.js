@@ -1,15 +1,21 @@
 // pi's `read`, answered by fscache's read cache (seed 001).
 //
-// The engine (fscache-native's readCache) reads the file, hashes it, picks
-// the mode and writes the exact text; this module holds only the session
-// side: which hashes the model has provably seen (the replay of §7 over the
-// session branch, and the in-flight overlay), the commands and the
-// readcache_refresh tool of §17, and the fall-back to pi's own read tool for
-// whatever the engine does not serve (images, binaries, errors: §6, §14).
+// The engine (fscache-native's readCache) reads the file, hashes it, writes
+// pi's exact text, a marker or a diff, and renders a stored version again
+// (objectHash); this module holds only the session side (issue 48): what
+// the model holds, line by line, in the messages it is sent (the shared
+// judge, fscache-native/readcache-view, with pi's adapter in view.js; the
+// last request from the `context` event and the in-flight overlay), the
+// answer chosen from it (decide), the `context` handler that replaces a
+// marker or diff whose base a request lacks, the commands and the
+// readcache_refresh tool of §17, and the fall-back to pi's own read tool
+// for whatever the engine does not serve (images, binaries, errors: §6,
+// §14).
 //
 // Turned off by PI_FSCACHE_READ=0 (nothing of the read cache is registered:
 // pi's read stays), or per run by pi's flag --no-fscache-read (the override
-// answers with pi's own read).
+// answers with pi's own read; the context handler still judges the
+// markers and diffs earlier reads sent).
 
 import { existsSync } from "node:fs";
 import { resolve as resolvePath } from "node:path";
