@@ -27,6 +27,8 @@ export interface ViewAdapter<M = any> {
   record(resultMessage: M, args: unknown): ReadRecord | undefined
   /** The message to send instead of a marker or diff that does not stand (the text it stands for). */
   replace?(resultMessage: M, record: ReadRecord, args: unknown): Promise<M>
+  /** Whether two messages (of two requests) are the same message showing the same thing (Judge resumes on it; default: the same object). */
+  same?(a: M, b: M): boolean
 }
 
 export declare class ModelCopy {
@@ -37,6 +39,8 @@ export declare class ModelCopy {
   digest(name: string, start: number, end: number): string | undefined
   holdsAll(name: string, shown: Iterable<ShownLine>): boolean
   prefix(name: string): number
+  /** A deep copy of the given names' lines only. */
+  subset(...names: string[]): ModelCopy
   clone(): ModelCopy
 }
 
@@ -47,4 +51,16 @@ export declare function hunkSpan(hunks: Hunk[]): [number, number] | undefined
 export declare function stands(copy: ModelCopy, record: ReadRecord): boolean
 export declare function applyRecord(copy: ModelCopy, record: ReadRecord): void
 export declare function rebuild<M>(messages: M[], adapter: ViewAdapter<M>, options?: { copy?: ModelCopy; onFalls?: (index: number, message: M, record: ReadRecord) => void }): ModelCopy
+/** A session manager's tree, as pi's and omp's SessionManager expose it. */
+export interface SessionTree {
+  getLeafId(): string | null
+  getEntry(id: string): { id: string; parentId: string | null; type: string; message?: unknown } | undefined
+}
+/** The entries from the assistant message that issued toolCallId to the leaf, or undefined (a program's call). */
+export declare function issuingTail(sm: SessionTree, toolCallId: string, lookback?: number): Array<{ id: string; parentId: string | null; type: string; message?: any }> | undefined
+/** judge() across the requests of one conversation, resumed where the last request's messages are a prefix of this one's (adapter.same). */
+export declare class Judge {
+  reset(): void
+  judge<M>(messages: M[], adapter: ViewAdapter<M> & Required<Pick<ViewAdapter<M>, "replace">>): Promise<{ messages: M[]; replaced: number; copy: ModelCopy; resumedAt: number }>
+}
 export declare function judge<M>(messages: M[], adapter: Required<ViewAdapter<M>>): Promise<{ messages: M[]; replaced: number; copy: ModelCopy }>

@@ -114,6 +114,22 @@ export class ModelCopy {
   constructor() {
     /** @type {Map<string, Map<number, string>>} */
     this.files = new Map();
+    // Names whose line maps another copy shares (clone and subset share
+    // them, and the first change of one takes its own): copying stays
+    // O(files), not O(lines held).
+    this.shared = new Set();
+  }
+
+  // name's line map, this copy's own (to change it).
+  own(name) {
+    const c = this.files.get(name);
+    if (c && this.shared.has(name)) {
+      const mine = new Map(c);
+      this.files.set(name, mine);
+      this.shared.delete(name);
+      return mine;
+    }
+    return c;
   }
 
   /** The lines held of name (line number -> text), or undefined. Do not modify. */
@@ -127,10 +143,11 @@ export class ModelCopy {
    * or not): the copy becomes exactly these lines.
    */
   learn(name, shown, { replace = false } = {}) {
-    let c = replace ? undefined : this.files.get(name);
+    let c = replace ? undefined : this.own(name);
     if (!c) {
       c = new Map();
       this.files.set(name, c);
+      this.shared.delete(name);
     }
     for (const [n, t] of shown) c.set(n, t);
   }
@@ -151,7 +168,7 @@ export class ModelCopy {
         const t = l.slice(1);
         if (l[0] === " " || l[0] === "-") {
           if (copy.has(o) && copy.get(o) !== t) {
-            this.files.delete(name);
+            this.forget(name);
             return false;
           }
           if (l[0] === " ") out.set(n++, t);
@@ -174,12 +191,14 @@ export class ModelCopy {
       if (!out.has(line + shift)) out.set(line + shift, t);
     }
     this.files.set(name, out);
+    this.shared.delete(name);
     return true;
   }
 
   /** Forgets name's copy. */
   forget(name) {
     this.files.delete(name);
+    this.shared.delete(name);
   }
 
   /** The digest of the copy's lines start..end (digestLines'), or undefined when any is not held. */
@@ -216,11 +235,23 @@ export class ModelCopy {
     return n;
   }
 
-  /** A deep copy. */
-  clone() {
+  /** A copy of the given names' lines only (the others are not held in it); changing either leaves the other as it is. */
+  subset(...names) {
     const k = new ModelCopy();
-    for (const [name, c] of this.files) k.files.set(name, new Map(c));
+    for (const name of names) {
+      const c = this.files.get(name);
+      if (c) {
+        k.files.set(name, c);
+        k.shared.add(name);
+        this.shared.add(name);
+      }
+    }
     return k;
+  }
+
+  /** A copy; changing either leaves the other as it is (line maps are copied on their first change). */
+  clone() {
+    return this.subset(...this.files.keys());
   }
 }
 
@@ -258,9 +289,8 @@ export function applyRecord(copy, rec) {
  * is not in the list teaches nothing: the model cannot tell what it
  * answers.)
  */
-function* visibleResults(messages, adapter) {
-  const calls = new Map();
-  for (let i = 0; i < messages.length; i++) {
+function* visibleResults(messages, adapter, from = 0, calls = new Map()) {
+  for (let i = from; i < messages.length; i++) {
     const m = messages[i];
     if (!m || typeof m !== "object") continue;
     if (m.role === "assistant") {
@@ -305,21 +335,87 @@ export function rebuild(messages, adapter, { copy = new ModelCopy(), onFalls } =
  * themselves are never modified), else the one given.
  */
 export async function judge(messages, adapter) {
-  const copy = new ModelCopy();
-  let out = messages;
-  let replaced = 0;
-  for (const [i, m, args] of visibleResults(messages, adapter)) {
-    let rec = adapter.record(m, args);
-    if (!rec) continue;
-    if (!stands(copy, rec)) {
-      const fixed = await adapter.replace(m, rec, args);
-      if (out === messages) out = messages.slice();
-      out[i] = fixed;
-      replaced++;
-      rec = fixed ? adapter.record(fixed, args) : undefined;
-      if (!rec || !stands(copy, rec)) rec = { name: rec?.name, kind: rec?.name ? "opaque" : "none" };
-    }
-    applyRecord(copy, rec);
+  return new Judge().judge(messages, adapter);
+}
+
+/**
+ * judge() across the requests of one conversation. A request whose
+ * messages begin with all of the last one's (adapter.same(a, b) for each:
+ * the same message showing the same thing; without adapter.same, the same
+ * objects) is judged from where the last one ended, on the copy, the calls
+ * and the replacements kept from it: the same answer as judge(), in the
+ * time of the new messages. Anything else is judged whole.
+ */
+export class Judge {
+  constructor() {
+    this.last = undefined;
   }
-  return { messages: out, replaced, copy };
+
+  /** Forgets the last request (the next one is judged whole). */
+  reset() {
+    this.last = undefined;
+  }
+
+  /** judge(messages, adapter), resumed when it can be; also returns resumedAt (the index walked from). */
+  async judge(messages, adapter) {
+    const same = typeof adapter.same === "function" ? adapter.same : (a, b) => a === b;
+    const prev = this.last;
+    this.last = undefined; // a failure below leaves nothing to resume from
+    let from = 0;
+    let copy;
+    let calls;
+    let fixed;
+    let out = messages;
+    if (prev && prev.inputs.length > 0 && prev.inputs.length <= messages.length && prev.inputs.every((m, i) => same(m, messages[i]))) {
+      from = prev.inputs.length;
+      copy = prev.copy.clone();
+      calls = new Map(prev.calls);
+      fixed = new Map(prev.fixed);
+      if (fixed.size > 0) {
+        out = messages.slice();
+        for (const [i, m] of fixed) out[i] = m;
+      }
+    } else {
+      copy = new ModelCopy();
+      calls = new Map();
+      fixed = new Map();
+    }
+    for (const [i, m, args] of visibleResults(messages, adapter, from, calls)) {
+      let rec = adapter.record(m, args);
+      if (!rec) continue;
+      if (!stands(copy, rec)) {
+        const sent = await adapter.replace(m, rec, args);
+        if (out === messages) out = messages.slice();
+        out[i] = sent;
+        fixed.set(i, sent);
+        rec = sent ? adapter.record(sent, args) : undefined;
+        if (!rec || !stands(copy, rec)) rec = { name: rec?.name, kind: rec?.name ? "opaque" : "none" };
+      }
+      applyRecord(copy, rec);
+    }
+    this.last = { inputs: messages.slice(), copy, calls, fixed };
+    return { messages: out, replaced: fixed.size, copy, resumedAt: from };
+  }
+}
+
+/**
+ * The session entries from the assistant message that issued toolCallId to
+ * the leaf (root-to-leaf order), walking parent links back from the leaf of
+ * a session manager with getLeafId() and getEntry(id) (pi's and omp's), at
+ * most lookback entries; undefined when no assistant message within reach
+ * made the call (a program's call: no message the model sees asked for it).
+ */
+export function issuingTail(sm, toolCallId, lookback = 256) {
+  if (typeof toolCallId !== "string" || !sm || typeof sm.getLeafId !== "function" || typeof sm.getEntry !== "function") return undefined;
+  const tail = [];
+  let id = sm.getLeafId();
+  for (let steps = 0; id && steps < lookback; steps++) {
+    const e = sm.getEntry(id);
+    if (!e) return undefined;
+    tail.push(e);
+    const m = e.type === "message" ? e.message : undefined;
+    if (m && m.role === "assistant" && Array.isArray(m.content) && m.content.some((c) => c && c.type === "toolCall" && c.id === toolCallId)) return tail.reverse();
+    id = e.parentId;
+  }
+  return undefined;
 }

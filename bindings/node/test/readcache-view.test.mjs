@@ -4,7 +4,7 @@
 // format.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { ModelCopy, digestLines, judge, parseUnifiedDiff, rebuild, spanOf, stands } from "../readcache-view.js";
+import { Judge, ModelCopy, digestLines, issuingTail, judge, parseUnifiedDiff, rebuild, spanOf, stands } from "../readcache-view.js";
 
 const lines = (start, texts) => texts.map((t, i) => [start + i, t]);
 
@@ -113,4 +113,102 @@ test("rebuild: a record that does not stand is reported and teaches nothing", ()
   assert.deepEqual(falls, [1]);
   assert.equal(copy.lines("/a"), undefined);
   assert.ok(stands(copy, { kind: "opaque", name: "/a" }));
+});
+
+test("clone and subset: a change to either copy leaves the other as it was", () => {
+  const c = new ModelCopy();
+  c.learn("/a", lines(1, ["a", "b", "c"]), { replace: true });
+  c.learn("/b", lines(1, ["x"]), { replace: true });
+  const k = c.clone();
+  const s = c.subset("/a", "/none");
+  assert.deepEqual([...s.files.keys()], ["/a"]);
+  k.learn("/a", lines(2, ["B"]));
+  s.learn("/a", lines(3, ["C"]));
+  c.learn("/a", lines(1, ["A"]));
+  assert.deepEqual([...c.lines("/a")], lines(1, ["A", "b", "c"]));
+  assert.deepEqual([...k.lines("/a")], lines(1, ["a", "B", "c"]));
+  assert.deepEqual([...s.lines("/a")], lines(1, ["a", "b", "C"]));
+  assert.ok(k.applyDiff("/b", parseUnifiedDiff("@@ -1,1 +1,1 @@\n-x\n+y")));
+  assert.deepEqual([...c.lines("/b")], [[1, "x"]]);
+  k.forget("/a");
+  assert.deepEqual([...c.lines("/a")], lines(1, ["A", "b", "c"]));
+  assert.equal(s.lines("/b"), undefined);
+});
+
+// Random conversations over two files: text reads (whole and ranges),
+// markers (some standing, some not), diffs, prunes.
+function conversation(seed, n) {
+  let x = seed;
+  const rand = (k) => Math.floor(((x = (x * 1103515245 + 12345) >>> 0) / 4294967296) * k);
+  const files = { "/a": ["a1", "a2", "a3", "a4"], "/b": ["b1", "b2", "b3"] };
+  const msgs = [];
+  for (let i = 0; i < n; i++) {
+    const name = rand(2) ? "/a" : "/b";
+    const f = files[name];
+    if (rand(5) === 0) f[rand(f.length)] += "'";
+    const id = `c${i}`;
+    const start = 1 + rand(f.length);
+    const end = start + rand(f.length - start + 1);
+    const shown = lines(start, f.slice(start - 1, end));
+    let rec;
+    switch (rand(4)) {
+      case 0:
+        rec = { name, kind: "text", shown: lines(1, f), replace: true };
+        break;
+      case 1:
+        rec = { name, kind: "text", shown, replace: false };
+        break;
+      default:
+        rec = { name, kind: "marker", start, end, digest: digestLines(shown), stands_for: shown };
+    }
+    msgs.push(call(id), result(id, rec));
+    if (rand(6) === 0) msgs.push({ role: "user", content: "go on" });
+  }
+  return msgs;
+}
+
+test("Judge: resuming on a longer request gives judge()'s answer; a rewrite in the middle is judged whole", async () => {
+  const same = { ...adapter, same: (a, b) => a.role === b.role && a.toolCallId === b.toolCallId && a.content === b.content };
+  let fixes = 0;
+  for (let seed = 1; seed <= 40; seed++) {
+    const all = conversation(seed, 30);
+    const j = new Judge();
+    let resumed = 0;
+    for (let n = 2; n <= all.length; n += 1 + (seed % 3)) {
+      const msgs = all.slice(0, n).map((m) => ({ ...m })); // each request: copies of the messages
+      const want = await judge(msgs, same);
+      const got = await j.judge(msgs, same);
+      if (got.resumedAt > 0) resumed++;
+      assert.equal(got.replaced, want.replaced, `seed ${seed}, ${n} messages`);
+      assert.deepEqual(got.messages.map((m) => m.content), want.messages.map((m) => m.content));
+      assert.deepEqual([...got.copy.files].map(([k, v]) => [k, [...v].sort()]), [...want.copy.files].map(([k, v]) => [k, [...v].sort()]));
+    }
+    assert.ok(resumed > 0, "later requests resume");
+    fixes += (await judge(all, same)).replaced;
+    // a prune in the middle: not a prefix, judged whole (and equal)
+    const pruned = all.map((m, i) => (i === 1 ? { ...m, content: "pruned" } : { ...m }));
+    const got = await j.judge(pruned, same);
+    assert.equal(got.resumedAt, 0);
+    assert.equal(got.replaced, (await judge(pruned, same)).replaced);
+  }
+  assert.ok(fixes > 40, `markers that do not stand are among them (${fixes})`);
+});
+
+test("issuingTail: the entries from the calling message to the leaf; none for a call no message made", () => {
+  const entries = new Map();
+  let leaf = null;
+  const add = (type, message) => {
+    const id = String(entries.size + 1);
+    entries.set(id, { id, parentId: leaf, type, message });
+    leaf = id;
+  };
+  add("message", { role: "user" });
+  add("message", { role: "assistant", content: [{ type: "toolCall", id: "t1" }, { type: "toolCall", id: "t2" }] });
+  add("custom");
+  add("message", { role: "toolResult", toolCallId: "t1" });
+  const sm = { getLeafId: () => leaf, getEntry: (id) => entries.get(id) };
+  assert.deepEqual(issuingTail(sm, "t2").map((e) => e.id), ["2", "3", "4"]);
+  assert.equal(issuingTail(sm, "t9"), undefined);
+  assert.equal(issuingTail(sm, "t2", 2), undefined, "beyond the lookback");
+  assert.equal(issuingTail({}, "t2"), undefined);
 });
