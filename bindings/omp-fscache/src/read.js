@@ -86,13 +86,44 @@ export function windowMessages(branch) {
   return out;
 }
 
-/** Whether a visible assistant message on the branch made the call (else: a program's call). */
-function modelIssued(branch, toolCallId) {
-  for (let i = branch.length - 1; i >= 0 && i >= branch.length - 512; i--) {
-    const m = branch[i]?.type === "message" ? branch[i].message : undefined;
-    if (m && m.role === "assistant" && Array.isArray(m.content) && m.content.some((c) => c && c.type === "toolCall" && c.id === toolCallId)) return true;
+/** A message's identity across copies (omp's context event sends copies of the session's messages). */
+function keyOf(m) {
+  return m && typeof m === "object" ? `${m.role}\u0000${m.timestamp}\u0000${m.toolCallId ?? ""}` : "";
+}
+
+/**
+ * The whole-file versions a diff may stand on, from the read results of
+ * messages whose records still verify (their text is what was served):
+ * name -> rowsDigest -> {hash (the engine's object), pathKey}. A later one
+ * of the same lines replaces an earlier one.
+ */
+function basesOf(messages, detailsOf, into = new Map()) {
+  const mine = new Set(); // inner maps copied from the given one (it stays as it was)
+  for (const m of messages) {
+    if (!m || m.role !== "toolResult" || m.toolName !== "read") continue;
+    const d = detailsOf(m);
+    if (!d || !d.servedHash || typeof d.rowsDigest !== "string") continue;
+    const text = textOf(m.content);
+    if (text === undefined || parsed(text).sha !== d.textHash) continue;
+    if (!mine.has(d.name)) {
+      into.set(d.name, new Map(into.get(d.name)));
+      mine.add(d.name);
+    }
+    into.get(d.name).set(d.rowsDigest, { hash: d.servedHash, pathKey: d.pathKey });
   }
-  return false;
+  return into;
+}
+
+/** An adapter that records only the reads of one name (the others teach nothing here). */
+function onlyName(adapter, name) {
+  return {
+    readCalls: adapter.readCalls,
+    replace: adapter.replace,
+    record(m, args) {
+      const r = adapter.record(m, args);
+      return r && r.name === name ? r : undefined;
+    },
+  };
 }
 
 const VIEW_MARK = `${MARK} unchanged: the same output as your last read`;
@@ -111,10 +142,11 @@ const VIEW_MARK = `${MARK} unchanged: the same output as your last read`;
  * records: toolCallId -> details record, for results whose details a
  * message lacks.
  */
-export function makeAdapters(cwd, records = new Map()) {
+export function makeAdapters(cwd, records = new Map(), more) {
   const detailsOf = (m) => {
     const d = m?.details?.[DETAILS_KEY];
-    return d && d.v === 1 ? d : records.get(m.toolCallId);
+    if (d && d.v === 1) return d;
+    return records.get(m.toolCallId) ?? more?.(m.toolCallId);
   };
   const readCalls = (m) => {
     if (!Array.isArray(m.content)) return [];
@@ -167,7 +199,34 @@ export function makeAdapters(cwd, records = new Map()) {
       return { name: viewName(name, r.selector), kind: "text", shown: viewLines(p, d ? d.sha : undefined), replace: true };
     },
   };
-  return { lines, views };
+  // Two requests' copies of a message show the model the same thing (the
+  // Judge resumes on it): the same message (role, time, call), the same
+  // read calls, the same result text and record.
+  const recKey = (m) => {
+    const d = m?.details?.[DETAILS_KEY];
+    return d && d.v === 1 ? `${d.kind}\u0000${d.textHash}` : "";
+  };
+  const callsKey = (m) => readCalls(m).map((c) => `${c.id}\u0000${c.args?.path}`).join("\u0001");
+  function same(a, b) {
+    if (a === b) return true;
+    if (!a || !b || a.role !== b.role || a.timestamp !== b.timestamp) return false;
+    if (a.role === "toolResult") {
+      return (
+        a.toolCallId === b.toolCallId &&
+        a.toolName === b.toolName &&
+        !a.isError === !b.isError &&
+        Array.isArray(a.content) === Array.isArray(b.content) &&
+        (a.content?.length ?? 0) === (b.content?.length ?? 0) &&
+        textOf(a.content) === textOf(b.content) &&
+        recKey(a) === recKey(b)
+      );
+    }
+    if (a.role === "assistant") return callsKey(a) === callsKey(b);
+    return true;
+  }
+  lines.same = same;
+  views.same = same;
+  return { lines, views, detailsOf };
 }
 
 function splitArg(arg) {
@@ -303,6 +362,51 @@ export default function registerRead(pi, options = {}) {
     return run;
   };
 
+  // What the model held at its last request: the copies the context
+  // handler's judge left (what was sent, after its replacements) and the
+  // whole-file versions a diff may stand on. A read whose issuing message
+  // answered that request decides on them and the messages since (the
+  // issuing message, its sibling calls' results): no walk of the session.
+  // Otherwise (no request judged yet in this process, another branch, a
+  // compaction or any other entry since) the copies are rebuilt from the
+  // branch's window.
+  let last;
+  // The context handler's judges (they resume on the last request's messages).
+  let judges;
+
+  // The copies for a read of name (vname(): its view's name), and base(name,
+  // digest): the whole-file version with those lines a diff may stand on.
+  function heldFor(view, adapters, sm, tail, name, vname, cwd) {
+    const parent = tail[0].parentId ? sm.getEntry(tail[0].parentId) : undefined;
+    // omp's "custom" entries (its tool_execution_start record, extensions'
+    // data) are never sent; anything else but a message (a compaction, a
+    // branch summary) changes what is.
+    const since = tail.filter((e) => e.type === "message" && e.message).map((e) => e.message);
+    const lookup = (...maps) => (n, dg) => {
+      for (const b of maps) {
+        const hit = b.get(n)?.get(dg);
+        if (hit) return hit;
+      }
+      return undefined;
+    };
+    if (last && last.sm === sm && last.cwd === cwd && parent?.type === "message" && keyOf(parent.message) === last.key && tail.every((e) => (e.type === "message" && e.message) || e.type === "custom")) {
+      const { lines, views, bases } = last;
+      if (!since.some((m) => m.role === "toolResult")) return { lines, views: () => views, base: lookup(bases) };
+      // Sibling calls' results since: applied to copies of this name only.
+      return {
+        lines: view.rebuild(since, onlyName(adapters.lines, name), { copy: lines.subset(name) }),
+        views: () => view.rebuild(since, onlyName(adapters.views, vname()), { copy: views.subset(vname()) }),
+        base: lookup(basesOf(since, adapters.detailsOf), bases),
+      };
+    }
+    const msgs = windowMessages(sm.getBranch());
+    return {
+      lines: copyOf("lines", view, msgs, adapters.lines, cwd),
+      views: () => copyOf("views", view, msgs, adapters.views, cwd),
+      base: (n, dg) => lookup(basesOf(msgs, adapters.detailsOf))(n, dg),
+    };
+  }
+
   async function onResult(event, ctx) {
     if (event.toolName !== "read" || event.isError) return undefined;
     const text = textOf(event.content);
@@ -315,13 +419,13 @@ export default function registerRead(pi, options = {}) {
     if (!name) return undefined;
     const sm = ctx?.sessionManager;
     if (!sm || typeof sm.getBranch !== "function") return undefined;
-    const branch = sm.getBranch();
-    if (!modelIssued(branch, event.toolCallId)) return undefined; // a program's call: omp's output
     const view = await getView();
+    const tail = view.issuingTail(sm, event.toolCallId, 512);
+    if (!tail) return undefined; // a program's call: omp's output
     const adapters = makeAdapters(cwd, records);
-    const msgs = windowMessages(branch);
-    const copy = copyOf("lines", view, msgs, adapters.lines, cwd);
     const { selector } = splitArg(argPath);
+    const held = heldFor(view, adapters, sm, tail, name, () => viewName(name, selector), cwd);
+    const copy = held.lines;
     const whole = selector === undefined && p.plain && p.span[0] === 1 && p.notices.trim() === "";
     const details = { ...(event.details ?? {}) };
     const answer = (kind, served, extra) => {
@@ -351,7 +455,7 @@ export default function registerRead(pi, options = {}) {
       if (!sha) return undefined;
       const vname = viewName(name, selector);
       const vl = viewLines(p, sha);
-      if (copyOf("views", view, msgs, adapters.views, cwd).holdsAll(vname, vl)) {
+      if (held.views().holdsAll(vname, vl)) {
         const what = selector === undefined ? "this file" : `:${selector}`;
         const tail = p.tail.replace(/^\n+/, "");
         const served = `${p.header}\n${MARK} unchanged: the same output as your last read of ${what} (its rows and summary)]${tail ? `\n\n${tail}` : ""}`;
@@ -365,21 +469,14 @@ export default function registerRead(pi, options = {}) {
     const eng = getNative();
     if (!eng || typeof eng.readCache !== "function") return undefined;
     const rowsDigest = view.digestLines(p.rows);
-    // The base: the latest visible whole-file version the copy holds exactly.
+    // The base: a visible whole-file version the copy holds exactly.
     let base;
-    const held = copy.lines(name);
+    const lines = copy.lines(name);
     const m = copy.prefix(name);
-    if (held && m > 0 && held.size === m) {
+    if (lines && m > 0 && lines.size === m) {
       const dg = copy.digest(name, 1, m);
-      for (let i = branch.length - 1; i >= 0; i--) {
-        const msg = branch[i]?.type === "message" ? branch[i].message : undefined;
-        if (!msg || msg.role !== "toolResult" || msg.toolName !== "read") continue;
-        const d = msg.details?.[DETAILS_KEY];
-        if (d && d.v === 1 && d.name === name && d.servedHash && d.rowsDigest === dg && textOf(msg.content) !== undefined && sha256(textOf(msg.content)) === d.textHash) {
-          base = { hash: d.servedHash, pathKey: d.pathKey, m, digest: dg };
-          break;
-        }
-      }
+      const b = held.base(name, dg);
+      if (b) base = { hash: b.hash, pathKey: b.pathKey, m, digest: dg };
     }
     let r;
     try {
@@ -393,7 +490,7 @@ export default function registerRead(pi, options = {}) {
     if (r.mode === "diff" && base) {
       const hunks = view.parseUnifiedDiff(r.text);
       const baseLines = [];
-      for (let n = 1; n <= base.m; n++) baseLines.push(held.get(n));
+      for (let n = 1; n <= base.m; n++) baseLines.push(lines.get(n));
       const now = patch(baseLines, hunks);
       const rows = p.rows.map((x) => x[1]);
       if (hunks.length > 0 && now && now.length === rows.length && now.every((t, k) => t === rows[k])) {
@@ -424,19 +521,36 @@ export default function registerRead(pi, options = {}) {
     if (!Array.isArray(event.messages)) return undefined;
     const view = await getView();
     const cwd = ctx?.cwd ?? process.cwd();
-    // Records of results whose messages lack details: from the branch.
-    const recs = new Map(records);
-    try {
-      for (const e of ctx?.sessionManager?.getBranch?.() ?? []) {
-        const d = e?.type === "message" ? e.message?.details?.[DETAILS_KEY] : undefined;
-        if (d && d.v === 1 && !recs.has(e.message.toolCallId)) recs.set(e.message.toolCallId, d);
+    // Records of results whose messages lack details (omp's context event
+    // carries them; a host that drops them): this process's, else the
+    // branch's, looked up only when one is missing.
+    let fromBranch;
+    const more = (id) => {
+      if (!fromBranch) {
+        fromBranch = new Map();
+        try {
+          for (const e of ctx?.sessionManager?.getBranch?.() ?? []) {
+            const d = e?.type === "message" ? e.message?.details?.[DETAILS_KEY] : undefined;
+            if (d && d.v === 1) fromBranch.set(e.message.toolCallId, d);
+          }
+        } catch {
+          // the records kept in memory
+        }
       }
-    } catch {
-      // the records kept in memory
-    }
-    const adapters = makeAdapters(cwd, recs);
-    const a = await view.judge(event.messages, adapters.views);
-    const b = await view.judge(a.messages, adapters.lines);
+      return fromBranch.get(id);
+    };
+    const adapters = makeAdapters(cwd, records, more);
+    if (!judges || judges.cwd !== cwd) judges = { cwd, views: new view.Judge(), lines: new view.Judge() };
+    const a = await judges.views.judge(event.messages, adapters.views);
+    const b = await judges.lines.judge(a.messages, adapters.lines);
+    // The bases: the last request's and the new messages' (when the judge
+    // resumed, the messages before resumedAt are the last request's).
+    const sm = ctx?.sessionManager;
+    const bases =
+      last && last.sm === sm && last.cwd === cwd && b.resumedAt > 0 && a.resumedAt > 0
+        ? basesOf(b.messages.slice(Math.min(a.resumedAt, b.resumedAt)), adapters.detailsOf, new Map(last.bases))
+        : basesOf(b.messages, adapters.detailsOf);
+    last = { sm, cwd, key: keyOf(event.messages.at(-1)), lines: b.copy, views: a.copy, bases };
     return a.replaced + b.replaced > 0 ? { messages: b.messages } : undefined;
   }
   // options.judge === false leaves markers unguarded (a naive marker: the
@@ -447,6 +561,8 @@ export default function registerRead(pi, options = {}) {
     pi.on(ev, () => {
       records.clear();
       memo.clear();
+      last = undefined;
+      judges = undefined;
     });
   return { onResult, onContext, records };
 }
