@@ -1,15 +1,19 @@
 // make bench-readcache, the omp row: a scripted omp 18.2.3 session (the SDK,
-// the mock provider, omp's default global settings) over BENCH_REPO's text
+// the mock provider, omp's default settings) over BENCH_REPO's text
 // files under 100 KB: each of --files files read once, then --rereads
-// rereads of unchanged files (a stable pseudo-random order), run twice:
-// with omp-fscache (installed by `omp plugin install`, as test/run.mjs
-// does) and with OMP_FSCACHE_READ=0 (omp's own read). Measured: the bytes of
+// rereads of unchanged files (a stable pseudo-random order), in two
+// sessions side by side: with omp-fscache (installed by `omp plugin
+// install`, as test/run.mjs does; the global settings) and with
+// OMP_FSCACHE_READ=0 (omp's own read; isolated default settings, which the
+// package's supersede override does not reach). Measured: the bytes of
 // the read results the model receives (each result as it is returned, and
 // the read results in the last request), and each read's latency from
 // omp's tool_execution_start to tool_execution_end, p50/p90, with the
 // latency the package adds (paired by read).
 //
-//   bun bench/readcache.ts --repo DIR [--files 40] [--rereads 200] [--out DIR]
+//   bun bench/readcache.ts --repo DIR [--files 40] [--rereads 200] [--out DIR] [--hog]
+// (--hog: a CPU busy loop beside the sessions; the report is then
+// readcache-omp-hog.md)
 // (in the HOME test/run.mjs prepares; make bench-readcache runs it)
 
 import * as fs from "node:fs";
@@ -52,7 +56,12 @@ let seed = 7;
 const rand = () => ((seed = (seed * 1103515245 + 12345) >>> 0) / 4294967296);
 const order = [...files.map((f) => f), ...Array.from({ length: nRereads }, () => files[Math.floor(rand() * files.length)])];
 
-async function run(withPackage: boolean) {
+// One session: its state, and step() to run the next prompt (up to
+// perPrompt reads). The two sessions (omp's read alone, and with the
+// package) run side by side, a prompt of one then a prompt of the other,
+// so both see the same load.
+async function open(withPackage: boolean) {
+  // The package reads OMP_FSCACHE_READ when a session loads it.
   if (withPackage) delete process.env.OMP_FSCACHE_READ;
   else process.env.OMP_FSCACHE_READ = "0";
   const tmpBase = opt("tmp", os.tmpdir())!;
@@ -86,7 +95,9 @@ async function run(withPackage: boolean) {
     const f = order[k++];
     return { content: [{ type: "toolCall", id: `b${k}`, name: "read", arguments: { path: relOf.get(f) } }] };
   };
-  const { session } = await startSession({ cwd, handler, settings: "global" });
+  // omp's read alone runs on isolated default settings: the package turns
+  // supersede off in the global layer, which would reach it in this process.
+  const { session } = await startSession({ cwd, handler, settings: withPackage ? "global" : {} });
   const starts = new Map<string, number>();
   const durations = new Map<string, number>();
   session.subscribe((e: any) => {
@@ -95,13 +106,19 @@ async function run(withPackage: boolean) {
       durations.set(e.toolCallId, performance.now() - (starts.get(e.toolCallId) ?? performance.now()));
     }
   });
-  while (k < order.length) await session.prompt("read on");
-  await session.prompt("done");
-  let lastBytes = 0;
-  for (const m of lastContext.messages) if (m.role === "toolResult") lastBytes += Buffer.byteLength(m.content?.[0]?.text ?? "");
-  await session.dispose?.();
-  fs.rmSync(cwd, { recursive: true, force: true });
-  return { durations, bytes, lastBytes, kinds, reads: k };
+  const run = { durations, bytes, lastBytes: 0, kinds, reads: 0 };
+  return {
+    run,
+    done: () => k >= order.length,
+    step: () => session.prompt("read on"),
+    async close() {
+      await session.prompt("done");
+      for (const m of lastContext.messages) if (m.role === "toolResult") run.lastBytes += Buffer.byteLength(m.content?.[0]?.text ?? "");
+      run.reads = k;
+      await session.dispose?.();
+      fs.rmSync(cwd, { recursive: true, force: true });
+    },
+  };
 }
 
 const q = (xs: number[], p: number) => {
@@ -109,8 +126,22 @@ const q = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.floor(p * s.length))];
 };
 
-const own = await run(false);
-const pkg = await run(true);
+// --hog: a busy loop beside the sessions for the whole run.
+const hog = argv.includes("--hog") ? Bun.spawn([process.execPath, "-e", "for(;;){}"], { stdout: "ignore", stderr: "ignore" }) : undefined;
+const a = await open(false);
+const b = await open(true);
+try {
+  while (!a.done() || !b.done()) {
+    if (!a.done()) await a.step();
+    if (!b.done()) await b.step();
+  }
+  await a.close();
+  await b.close();
+} finally {
+  hog?.kill();
+}
+const own = a.run;
+const pkg = b.run;
 // The package's run times every read; omp's own run may not emit
 // tool_execution events for some (counted below): latency pairs only where
 // both runs timed the read.
@@ -143,9 +174,9 @@ for (const [label, xs] of [
 }
 const pairs = ids.filter((id) => own.durations.has(id) && pkg.durations.has(id)).length;
 const report = [
-  `# omp-fscache: ${files.length} files of ${repo} (2-100 KB), ${rereads.length} rereads of unchanged files`,
+  `# omp-fscache: ${files.length} files of ${repo} (2-100 KB), ${rereads.length} rereads of unchanged files${hog ? ", a CPU hog beside" : ""}`,
   "",
-  `omp 18.2.3 on Bun ${Bun.version}, default (global) settings; omp's read alone with OMP_FSCACHE_READ=0. Bytes: each read result as the next request carries it. Latency: omp's tool_execution_start to tool_execution_end, paired by read where both runs timed it (${pairs} pairs).`,
+  `omp 18.2.3 on Bun ${Bun.version}, omp-fscache on the default global settings, omp's read alone with OMP_FSCACHE_READ=0 on isolated default settings. Bytes: each read result as the next request carries it. Both sessions run side by side in one process (a prompt of 20 reads of one, then of the other). Latency: omp's tool_execution_start to tool_execution_end, paired by read where both runs timed it (${pairs} pairs).`,
   "",
   ...rows,
   "",
@@ -155,5 +186,5 @@ const report = [
   "",
 ].join("\n");
 fs.mkdirSync(outDir, { recursive: true });
-fs.writeFileSync(path.join(outDir, "readcache-omp.md"), report);
+fs.writeFileSync(path.join(outDir, `readcache-omp${hog ? "-hog" : ""}.md`), report);
 console.log(report);
