@@ -6,7 +6,7 @@
 // loads, each with os/cpu/libc fields so npm installs only the one that fits).
 //
 //   node build/stage-npm.mjs --version V --out DIR \
-//        [--platform TRIPLE=ADDON=LIB[=NAME]]... [--overlay] [--pi]
+//        [--platform TRIPLE=ADDON=LIB[=NAME]]... [--overlay] [--pi] [--omp]
 //
 // The main package's files are bindings/node/package.json's "files" (the one
 // list of what the package holds), less the binaries and the addon's C source.
@@ -27,6 +27,18 @@
 // cache, find/grep/ls on fscache) as DIR/pi-fscache-V.tgz: its package.json's
 // "files" (directories copied whole), version V, its dependency on
 // fscache-native pinned to V, no devDependencies.
+//
+// --omp also packs bindings/omp-fscache/ (the oh-my-pi package: omp's read on
+// the read cache) as DIR/omp-fscache-V.tgz, with fscache-native inside: its
+// node_modules holds fscache-native and every platform package packed here,
+// unpacked from their tarballs (as an install of them leaves them), listed in
+// bundleDependencies, and its package.json has no dependencies. That is what
+// lets `omp plugin install omp-fscache@file:<tgz>` (omp 18.2.3 runs `bun
+// install` in ~/.omp/plugins) install it without the registry: Bun 1.3.14
+// resolves a dependency from the registry even when it is bundled (with
+// bundleDependencies or bundledDependencies, a list or true), and extracts
+// the tarball whole, node_modules included. npm pack leaves out a bundled
+// package that no dependency names, so this tarball is written with tar.
 
 import fs from "node:fs";
 import path from "node:path";
@@ -61,6 +73,7 @@ function parseArgs(argv) {
       o.platforms.push({ triple, addon: path.resolve(addon), lib: path.resolve(lib), name: name || path.basename(lib) });
     } else if (a === "--overlay") o.overlay = true;
     else if (a === "--pi") o.pi = true;
+    else if (a === "--omp") o.omp = true;
     else throw new Error(`unknown argument ${a}`);
   }
   if (!/^\d+\.\d+\.\d+/.test(o.version || "")) throw new Error(`--version wants a semver, got ${o.version}`);
@@ -143,27 +156,66 @@ function stageOverlay(o, stage) {
 
 const PI_DIR = path.join(TOP, "bindings", "pi-fscache");
 
+/** Copies the "files" of the package src (its package.json) in from (directories whole, less node_modules) and LICENSE into dir. */
+function copyFiles(from, src, dir) {
+  for (const f of src.files) {
+    const p = path.join(from, f);
+    if (!fs.existsSync(p)) throw new Error(`${src.name}: "files" names ${f}, which does not exist in ${from}`);
+    fs.cpSync(p, path.join(dir, f), { recursive: true, filter: (q) => !q.split(path.sep).includes("node_modules") });
+  }
+  fs.copyFileSync(path.join(TOP, "LICENSE"), path.join(dir, "LICENSE"));
+}
+
 function stagePi(o, stage) {
   const src = JSON.parse(fs.readFileSync(path.join(PI_DIR, "package.json"), "utf8"));
   const dir = path.join(stage, src.name);
   fs.mkdirSync(dir, { recursive: true });
-  for (const f of src.files) {
-    const from = path.join(PI_DIR, f);
-    if (!fs.existsSync(from)) throw new Error(`${src.name}: "files" names ${f}, which does not exist in ${PI_DIR}`);
-    fs.cpSync(from, path.join(dir, f), { recursive: true, filter: (p) => !p.split(path.sep).includes("node_modules") });
-  }
-  fs.copyFileSync(path.join(TOP, "LICENSE"), path.join(dir, "LICENSE"));
+  copyFiles(PI_DIR, src, dir);
   const { devDependencies, scripts, ...rest } = src;
   const dependencies = { ...src.dependencies, "fscache-native": o.version };
   writeJSON(path.join(dir, "package.json"), { ...rest, version: o.version, files: [...src.files, "LICENSE"], dependencies });
   return pack(dir, o.out);
 }
 
+const OMP_DIR = path.join(TOP, "bindings", "omp-fscache");
+
+/** Unpacks an npm tarball (its package/ directory) into dir. */
+function unpack(tgz, dir) {
+  fs.mkdirSync(dir, { recursive: true });
+  execFileSync("tar", ["-xzf", tgz, "-C", dir, "--strip-components=1", "package"]);
+}
+
+// mainTgz: fscache-native's tarball; platformTgzs: its platform packages'.
+function stageOmp(o, stage, mainTgz, platformTgzs) {
+  const src = JSON.parse(fs.readFileSync(path.join(OMP_DIR, "package.json"), "utf8"));
+  const root = path.join(stage, src.name);
+  const dir = path.join(root, "package");
+  fs.mkdirSync(dir, { recursive: true });
+  copyFiles(OMP_DIR, src, dir);
+  const { devDependencies, scripts, dependencies, ...rest } = src;
+  const deps = Object.keys(dependencies ?? {});
+  if (deps.join() !== "fscache-native") throw new Error(`${src.name}: dependencies ${deps.join(", ")}: only fscache-native can be bundled`);
+  const bundled = [];
+  for (const tgz of [mainTgz, ...platformTgzs]) {
+    const name = JSON.parse(execFileSync("tar", ["-xzOf", tgz, "package/package.json"], { encoding: "utf8" })).name;
+    unpack(tgz, path.join(dir, "node_modules", name));
+    bundled.push(name);
+  }
+  writeJSON(path.join(dir, "package.json"), { ...rest, version: o.version, files: [...src.files, "LICENSE"], bundleDependencies: bundled });
+  const out = path.join(o.out, `${src.name}-${o.version}.tgz`);
+  // npm pack's layout (package/...), in a stable order with no owner.
+  execFileSync("tar", ["--sort=name", "--owner=0", "--group=0", "--numeric-owner", "--mtime=1985-10-26 08:15:00Z", "-czf", out, "-C", root, "package"]);
+  return out;
+}
+
 const o = parseArgs(process.argv.slice(2));
 const stage = path.join(o.out, "npm");
 fs.rmSync(stage, { recursive: true, force: true });
 fs.mkdirSync(stage, { recursive: true });
-const made = [stageMain(o, stage), ...o.platforms.map((p) => stagePlatform(o, stage, p))];
+const mainTgz = stageMain(o, stage);
+const platformTgzs = o.platforms.map((p) => stagePlatform(o, stage, p));
+const made = [mainTgz, ...platformTgzs];
 if (o.overlay) made.push(...stageOverlay(o, stage));
 if (o.pi) made.push(stagePi(o, stage));
+if (o.omp) made.push(stageOmp(o, stage, mainTgz, platformTgzs));
 for (const f of made) console.log(path.relative(process.cwd(), f));

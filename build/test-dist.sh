@@ -24,12 +24,18 @@
 #   4. a scripted omp session on BUN_OLD through the agent's own tools, the
 #      real pi-natives against the overlay (build/omp-session/run.sh): what
 #      the model receives is identical;
-#   5. the pi package pi-fscache, packed, with pi from the npm registry, once
+#   5. the omp package omp-fscache, packed (fscache-native bundled in it),
+#      installed by that agent's `omp plugin install omp-fscache@file:<tgz>`
+#      on BUN_OLD into a fresh HOME with an empty Bun cache and a registry
+#      that cannot be reached; an omp session where a reread is the marker
+#      under omp's [path#TAG], from the bundled engine
+#      (build/omp-fscache-smoke.mjs); then `omp plugin uninstall`;
+#   6. the pi package pi-fscache, packed, with pi from the npm registry, once
 #      per pi line (1.6.0 on NODE22, 0.73.1 on node): loaded by that pi's own
 #      extension loader, its read answers a reread with the marker, through
 #      the installed engine;
-#   6. linux-arm64: the same script under qemu with an arm64 Node;
-#   7. the C SDK: a program built with nothing but
+#   7. linux-arm64: the same script under qemu with an arm64 Node;
+#   8. the C SDK: a program built with nothing but
 #      `cc example.c $(pkg-config --cflags --libs fscache)`, from the
 #      archive and from `make install`-style PREFIX, then uninstalled.
 #
@@ -274,6 +280,38 @@ step=$SECONDS
 FSCACHE_OMP_SESSION_OUT=${FSCACHE_OMP_SESSION_OUT:-$top/build/out/omp-session} \
 	"$top/build/omp-session/run.sh" "$bun_old" "$tmp/omp-global-bun-old/install/global" "$tmp/omp-project-bun-old" "$tmp/omp-session"
 echo "omp session ok in $((SECONDS - step)) s"
+
+echo "== the omp package omp-fscache, packed, by omp's plugin installer on Bun $bun_old_version"
+# As a user adds it (bindings/omp-fscache/README.md): the agent's own
+# `omp plugin install omp-fscache@file:<tgz>`, which runs `bun install` in
+# ~/.omp/plugins, on Bun $bun_old_version (the agent from the global Bun install
+# above, the real pi-natives since the command's uninstall). The tarball
+# carries fscache-native and its platform packages: the install runs with
+# an empty Bun cache and a registry that refuses connections, so any lookup
+# fails it. Then an omp session (build/omp-fscache-smoke.mjs) and
+# `omp plugin uninstall`.
+step=$SECONDS
+omp_tgz=$dist/omp-fscache-$version.tgz
+tar -xzOf "$omp_tgz" package/package.json | node -e 'const p = JSON.parse(require("fs").readFileSync(0, "utf8")), b = p.bundleDependencies ?? []; if (p.dependencies || p.devDependencies || !b.includes("fscache-native") || !b.includes("fscache-native-linux-x64-gnu")) { console.error("omp-fscache packed with dependencies " + JSON.stringify(p.dependencies) + ", bundleDependencies " + JSON.stringify(b)); process.exit(1); }'
+gdir=$tmp/omp-global-bun-old/install/global
+omp=$(cd "$gdir" && runp "$bin_old" bun -p 'require("path").resolve(Bun.resolveSync("@oh-my-pi/pi-coding-agent/package.json", "."), "..", require(Bun.resolveSync("@oh-my-pi/pi-coding-agent/package.json", ".")).bin.omp)')
+ohome=$tmp/omp-fscache-home
+mkdir -p "$ohome" "$tmp/omp-fscache-bun-cache"
+# runo CMD...: with HOME $ohome, Bun $bun_old_version first on PATH, no registry, an empty Bun cache.
+runo() {
+	env -i "${keep[@]}" HOME="$ohome" TMPDIR="${TMPDIR:-/tmp}" PATH="$bin_old" BUN_INSTALL_CACHE_DIR="$tmp/omp-fscache-bun-cache" \
+		BUN_CONFIG_REGISTRY=http://127.0.0.1:9/ npm_config_registry=http://127.0.0.1:9/ "$@"
+}
+(cd "$tmp" && runo bun "$omp" plugin install "omp-fscache@file:$omp_tgz") >"$tmp/install.log" 2>&1 ||
+	{ cat "$tmp/install.log"; echo "omp plugin install omp-fscache@file:$omp_tgz failed" >&2; exit 1; }
+grep -q "Installed omp-fscache@$version" "$tmp/install.log" || { cat "$tmp/install.log"; exit 1; }
+test -d "$ohome/.omp/plugins/node_modules/omp-fscache/node_modules/fscache-native" && test ! -L "$ohome/.omp/plugins/node_modules/omp-fscache"
+cp "$here/omp-fscache-smoke.mjs" "$gdir/"
+(cd "$gdir" && runo bun omp-fscache-smoke.mjs) || { rm -f "$gdir/omp-fscache-smoke.mjs"; exit 1; }
+rm -f "$gdir/omp-fscache-smoke.mjs"
+(cd "$tmp" && runo bun "$omp" plugin uninstall omp-fscache) >"$tmp/install.log" 2>&1 || { cat "$tmp/install.log"; exit 1; }
+test ! -e "$ohome/.omp/plugins/node_modules/omp-fscache" || { echo "omp plugin uninstall left omp-fscache" >&2; exit 1; }
+echo "omp-fscache packed: installed, a session, uninstalled in $((SECONDS - step)) s"
 
 echo "== the pi package pi-fscache, packed, beside pi from the npm registry"
 # Its dependency fscache-native comes from the packed tarballs (overrides),

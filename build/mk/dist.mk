@@ -7,7 +7,10 @@
 #                        @oh-my-pi/pi-natives for the coding agent: bindings/pi-natives-overlay/),
 #                        pi-natives-overlay-V.tgz (the same, named @oh-my-pi/pi-natives:
 #                        what a project's overrides point at),
-#                        pi-fscache-V.tgz (the pi package: bindings/pi-fscache/)
+#                        pi-fscache-V.tgz (the pi package: bindings/pi-fscache/),
+#                        omp-fscache-V.tgz (the omp package: bindings/omp-fscache/,
+#                        fscache-native and its platform packages bundled inside:
+#                        `omp plugin install omp-fscache@file:$PWD/dist/omp-fscache-V.tgz`)
 #   make test-dist       checks what every platform's packed binaries export
 #                        (the header's functions, Node-API's entry points: no
 #                        more) and link (check-linux, check-darwin,
@@ -20,7 +23,10 @@
 #                        agent (npm registry) with the overlay both ways its
 #                        README gives, with npm, Bun 1.3.14 and the project's Bun,
 #                        and runs a scripted omp session on the real pi-natives
-#                        and on the overlay (build/omp-session/); builds a C
+#                        and on the overlay (build/omp-session/); installs
+#                        omp-fscache-V.tgz with the agent's `omp plugin install`
+#                        (Bun 1.3.14, no registry for it) and runs an omp session
+#                        with it (build/omp-fscache-smoke.mjs); builds a C
 #                        program from pkg-config alone
 #   make install PREFIX=/usr/local   lib (soname), header, pkg-config file
 #   make uninstall PREFIX=...
@@ -69,10 +75,12 @@ CI_EXTRA   += test-dist
 
 # The npm package in the repository carries VERSION too (so `npm pack` there
 # agrees); this keeps the two from drifting.
-check-version: ## bindings/node/package.json's version, pi-fscache's and its fscache-native dependency are VERSION's
+check-version: ## bindings/node/package.json's version, pi-fscache's, omp-fscache's and their fscache-native dependency are VERSION's
 	@v=$$($(NODE) -p 'require("./$(NODE_DIR)/package.json").version'); \
 	  test "$$v" = "$(VERSION)" || { echo "bindings/node/package.json version $$v != VERSION $(VERSION)"; exit 1; }
-	@$(NODE) -e 'const p = require("./bindings/pi-fscache/package.json"), v = process.argv[1]; if (p.version !== v || p.dependencies["fscache-native"] !== v) { console.error("bindings/pi-fscache/package.json: version " + p.version + ", fscache-native " + p.dependencies["fscache-native"] + ": both must be VERSION " + v); process.exit(1); }' $(VERSION)
+	@for d in pi-fscache omp-fscache; do \
+	  $(NODE) -e 'const d = process.argv[1], p = require("./bindings/" + d + "/package.json"), v = process.argv[2]; if (p.version !== v || p.dependencies["fscache-native"] !== v) { console.error("bindings/" + d + "/package.json: version " + p.version + ", fscache-native " + p.dependencies["fscache-native"] + ": both must be VERSION " + v); process.exit(1); }' $$d $(VERSION) || exit 1; \
+	done
 
 # ------------------------------------------------------------ other systems
 
@@ -184,11 +192,11 @@ define sdk-archive
 	tar -czf $(call SDK,$(1)) -C $(DIST)/sdk fscache-$(VERSION)-$(1)
 endef
 
-dist: $(LIB) $(NODE_ADDON) arm64 check-version ## dist/: the npm packages of every platform, the overlay, the pi package and the C SDK archives
+dist: $(LIB) $(NODE_ADDON) arm64 check-version ## dist/: the npm packages of every platform, the overlay, the pi and omp packages and the C SDK archives
 	rm -rf $(DIST) && mkdir -p $(DIST)
 	$(NODE) build/stage-npm.mjs --version $(VERSION) --out $(DIST) \
 	  --platform linux-x64-gnu=$(NODE_ADDON)=$(LIB)=$(SONAME) \
-	  --platform linux-arm64-gnu=$(ARM64_ADDON)=$(ARM64_LIB)=$(SONAME) --overlay --pi $(NPM_PLATFORMS)
+	  --platform linux-arm64-gnu=$(ARM64_ADDON)=$(ARM64_LIB)=$(SONAME) --overlay --pi --omp $(NPM_PLATFORMS)
 	$(call sdk-archive,linux-x64,$(LIB))
 	$(call sdk-archive,linux-arm64,$(ARM64_LIB))
 	@ls -l $(DIST)/*.tgz $(DIST)/*.tar.gz
