@@ -96,9 +96,15 @@ async function scripted(opts: { prompts: Step[][]; toolNames?: string[]; extraEx
     steps = p.slice();
     await s.session.prompt("go");
   }
+  // What each read's tool_result answer stored on the branch, against what
+  // the model received: a difference is the context handler putting omp's
+  // text back (a marker or diff whose base the request lacks).
+  const stored = new Map<string, string>();
+  for (const e of s.sessionManager.getBranch()) if (e?.type === "message" && e.message?.role === "toolResult" && e.message.toolName === "read") stored.set(e.message.toolCallId, textOf(e.message));
+  const repaired = [...stored].filter(([cid, text]) => byId.has(cid) && textOf(byId.get(cid)) !== text).map(([cid]) => cid);
   await s.session.dispose?.();
   fs.rmSync(cwd, { recursive: true, force: true });
-  return { violations, byId, requests: requestsSeen, text: (cid: string) => textOf(byId.get(cid)) };
+  return { violations, byId, repaired, stored, requests: requestsSeen, text: (cid: string) => textOf(byId.get(cid)) };
 }
 
 const read = (p: string, truth?: () => string[]): Call => ({ name: "read", arguments: { path: p }, ...(truth ? { truth } : {}) });
@@ -145,6 +151,7 @@ const MARK = "[fscache:";
   check(/^\[a\.txt#[0-9A-F]{4}\]\n\[fscache: changed since you read lines 1-200; the file now has 200 lines/.test(diff) && diff.includes("+10:line ten, changed on disk"), `the model's own reread after the program saw the change is a diff against what the model holds: ${diff.slice(0, 200)}`);
   check(changed.length === 200, "the on-disk change was made");
   check(r.violations.length === 0, `program's calls: the oracle finds nothing (${r.violations.join("; ")})`);
+  check(r.repaired.length === 0, `program's calls: every read's own answer reached the model as decided (the context handler replaced none: ${r.repaired.join(", ")})`);
 }
 
 // 1b. ctx.invokeTool is same-tool only: a tool that is not a re-registered
@@ -250,6 +257,10 @@ const MARK = "[fscache:";
   // 2g: a range and a whole read of a file the model holds as t12 showed it.
   check(isMarker(t("t13")) && isMarker(t("t14")), `2g: a range and a whole reread of a held file in one message are markers: ${t("t13").slice(0, 80)} | ${t("t14").slice(0, 80)}`);
   check(r.violations.length === 0, `siblings: the oracle finds nothing (${r.violations.join("; ")})`);
+  // The read's own answers were right when made: none of them needed the
+  // context handler's repair (with the global settings nothing takes a base
+  // away between a read and the next request).
+  check(r.repaired.length === 0, `siblings: every read's own answer reached the model as decided (the context handler replaced none: ${r.repaired.join(", ")})`);
 }
 
 console.log(`# calls: ${stepsRun} steps, ${requests} requests checked by the oracle`);
