@@ -48,7 +48,7 @@ function lines(p: string) {
 const textOf = (m: any) => (Array.isArray(m?.content) ? m.content.filter((c: any) => c?.type === "text").map((c: any) => c.text).join("\n") : "");
 
 type Call = { name: string; arguments: any; truth?: () => string[] };
-type Step = (ctx: any) => Call | Call[];
+type Step = (ctx: any) => Call | Call[] | null;
 
 let requests = 0;
 let stepsRun = 0;
@@ -60,7 +60,7 @@ let stepsRun = 0;
  * after an edit in the same message runs after it: edit is "exclusive").
  * Returns the results by call id and the violations.
  */
-async function scripted(opts: { prompts: Step[][]; toolNames?: string[]; extraExtensionPaths?: string[]; settings?: any }) {
+async function scripted(opts: { prompts: Step[][]; toolNames?: string[]; extraExtensionPaths?: string[]; settings?: any; sub?: Step[]; waitIdle?: boolean }) {
   const cwd = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "omp-fscache-calls-")));
   fs.writeFileSync(path.join(cwd, "a.txt"), Array.from({ length: 200 }, (_, i) => `line ${i + 1}`).join("\n") + "\n");
   fs.writeFileSync(path.join(cwd, "b.txt"), Array.from({ length: 120 }, (_, i) => `bee ${i + 1}`).join("\n") + "\n");
@@ -71,18 +71,25 @@ async function scripted(opts: { prompts: Step[][]; toolNames?: string[]; extraEx
   const requestsSeen: any[][] = [];
   let steps: Step[] = [];
   let id = 0;
+  // A subagent (the task tool) is another session with its own requests:
+  // told apart by its `yield` tool, judged by an oracle of its own.
+  const subOracle = new Oracle(cwd, truth);
+  const subViolations: string[] = [];
+  const sub = (opts.sub ?? []).slice();
   const handler = (context: any) => {
     const names = (context.tools ?? []).map((t: any) => t.name);
     if (!names.includes("read")) return { content: ["summary"] };
     requests++;
-    const r = oracle.check(context.messages);
-    violations.push(...r.violations);
-    requestsSeen.push(context.messages);
+    const isSub = names.includes("yield");
+    const r = (isSub ? subOracle : oracle).check(context.messages);
+    (isSub ? subViolations : violations).push(...r.violations);
+    if (!isSub) requestsSeen.push(context.messages);
     for (const m of context.messages) if (m.role === "toolResult") byId.set(m.toolCallId, m);
-    const step = steps.shift();
+    const step = isSub ? sub.shift() : steps.shift();
     if (!step) return { content: ["done"] };
     stepsRun++;
     const made = step({ cwd, copy: r.copy, tags: r.tags, messages: context.messages });
+    if (made === null) return { content: ["waiting"] }; // ends this turn; the steps left wait for the next
     const calls = Array.isArray(made) ? made : [made];
     const content = calls.map((call) => {
       const cid = `t${++id}`;
@@ -92,9 +99,27 @@ async function scripted(opts: { prompts: Step[][]; toolNames?: string[]; extraEx
     return { content };
   };
   const s = await startSession({ cwd, handler, settings: opts.settings ?? "global", toolNames: opts.toolNames, extraExtensionPaths: opts.extraExtensionPaths });
+  if (opts.sub) {
+    // The subagent resolves its model through the registry: the mock
+    // model's name there, streaming to the same scripted handler.
+    s.session.modelRegistry.registerProvider("mock", {
+      api: "mock-registry",
+      baseUrl: "mock://",
+      apiKey: "mock-key",
+      streamSimple: (_m: any, c: any, o: any) => s.mock.stream(s.mock.model, c, o),
+      models: [{ id: s.mock.model.id, name: s.mock.model.id, reasoning: false, input: ["text"], cost: { input: 0, output: 0, cacheRead: 0, cacheWrite: 0 }, contextWindow: 200000, maxTokens: 32768 }],
+    });
+  }
   for (const p of opts.prompts) {
     steps = p.slice();
     await s.session.prompt("go");
+  }
+  // Steps left after the prompts: the turns a background job's result
+  // starts (a subagent's), up to 30 s.
+  if (opts.waitIdle) {
+    for (let i = 0; i < 600 && (steps.length > 0 || sub.length > 0 || s.session.isStreaming); i++) await Bun.sleep(50);
+    await Bun.sleep(200);
+    while (s.session.isStreaming) await Bun.sleep(50);
   }
   // What each read's tool_result answer stored on the branch, against what
   // the model received: a difference is the context handler putting omp's
@@ -104,7 +129,7 @@ async function scripted(opts: { prompts: Step[][]; toolNames?: string[]; extraEx
   const repaired = [...stored].filter(([cid, text]) => byId.has(cid) && textOf(byId.get(cid)) !== text).map(([cid]) => cid);
   await s.session.dispose?.();
   fs.rmSync(cwd, { recursive: true, force: true });
-  return { violations, byId, repaired, stored, requests: requestsSeen, text: (cid: string) => textOf(byId.get(cid)) };
+  return { violations, subViolations, byId, repaired, stored, requests: requestsSeen, text: (cid: string) => textOf(byId.get(cid)) };
 }
 
 const read = (p: string, truth?: () => string[]): Call => ({ name: "read", arguments: { path: p }, ...(truth ? { truth } : {}) });
@@ -165,6 +190,38 @@ const MARK = "[fscache:";
   const peek = r.text("t2");
   check(/invokeTool: undefined/.test(peek), `another tool's ctx.invokeTool is undefined (omp 18.2.3: same-tool delegation only): ${peek.slice(0, 120)}`);
   check(r.violations.length === 0, `peek: the oracle finds nothing (${r.violations.join("; ")})`);
+}
+
+// 1c. A subagent (the task tool): its own session, its own model, its own
+// copy. The parent holds a.txt; the subagent's first read of it is omp's
+// text (its model never saw the file), its reread a marker (it holds its
+// first read); the parent's reread after the subagent is still a marker.
+// The subagent's requests are judged by an oracle of their own.
+{
+  const r = await scripted({
+    toolNames: ["read", "edit", "task"],
+    waitIdle: true,
+    sub: [() => read("a.txt"), () => read("a.txt"), () => ({ name: "yield", arguments: { data: "read a.txt twice" } })],
+    prompts: [
+      [
+        () => read("a.txt"), // t1
+        () => ({ name: "task", arguments: { agent: "task", task: "read a.txt twice" } }), // t2
+        () => null, // the spawn's answer ends the turn; the subagent runs
+        () => read("a.txt"), // the turn the subagent's result starts
+      ],
+    ],
+  });
+  const ids = [...r.byId.keys()];
+  const sub = ids.filter((c) => r.byId.get(c)?.toolName === "read" && !["t1"].includes(c) && r.requests.every((msgs) => !msgs.some((m: any) => m.toolCallId === c)));
+  const parentReads = ids.filter((c) => r.byId.get(c)?.toolName === "read" && r.requests.some((msgs) => msgs.some((m: any) => m.toolCallId === c)));
+  const [subFirst, subAgain] = sub.map((c) => r.text(c));
+  const parentAgain = r.text(parentReads.at(-1) ?? "");
+  check(sub.length === 2, `the subagent ran its two reads: ${sub.join(", ")}`);
+  check(/^\[a\.txt#[0-9A-F]{4}\]\n1:line 1\n/.test(subFirst ?? "") && !(subFirst ?? "").includes(MARK), `a subagent's first read of a file the parent holds is omp's text: ${(subFirst ?? "").slice(0, 60)}`);
+  check(/^\[a\.txt#[0-9A-F]{4}\]\n\[fscache: unchanged: (all 200 lines|rows 1-200 )/.test(subAgain ?? ""), `the subagent's own reread is a marker: ${(subAgain ?? "").slice(0, 80)}`);
+  check(parentReads.length === 2 && /^\[a\.txt#[0-9A-F]{4}\]\n\[fscache: unchanged: (all 200 lines|rows 1-200 )/.test(parentAgain), `the parent's reread after the subagent is a marker: ${parentAgain.slice(0, 80)}`);
+  check(r.violations.length === 0 && r.subViolations.length === 0, `subagent: the oracle finds nothing, parent or subagent (${[...r.violations, ...r.subViolations].join("; ")})`);
+  check(r.repaired.length === 0, `subagent: the parent's reads reached the model as decided (${r.repaired.join(", ")})`);
 }
 
 // 2. Several calls in one assistant message. Reads are "shared" (they run
