@@ -126,10 +126,14 @@ async function scripted(opts: { prompts: Step[][]; toolNames?: string[]; extraEx
   // text back (a marker or diff whose base the request lacks).
   const stored = new Map<string, string>();
   for (const e of s.sessionManager.getBranch()) if (e?.type === "message" && e.message?.role === "toolResult" && e.message.toolName === "read") stored.set(e.message.toolCallId, textOf(e.message));
+  // A subagent's reads: what test/fixtures/stored.js saw them store.
+  const seenStored: Map<string, string> = (globalThis as any).__ompFscacheStored ?? new Map();
+  const subRepaired = opts.sub ? [...byId.keys()].filter((cid) => !stored.has(cid) && seenStored.has(cid) && textOf(byId.get(cid)) !== seenStored.get(cid)) : [];
+  const subStored = opts.sub ? [...byId.keys()].filter((cid) => !stored.has(cid) && seenStored.has(cid)) : [];
   const repaired = [...stored].filter(([cid, text]) => byId.has(cid) && textOf(byId.get(cid)) !== text).map(([cid]) => cid);
   await s.session.dispose?.();
   fs.rmSync(cwd, { recursive: true, force: true });
-  return { violations, subViolations, byId, repaired, stored, requests: requestsSeen, text: (cid: string) => textOf(byId.get(cid)) };
+  return { violations, subViolations, byId, repaired, subRepaired, subStored, stored, requests: requestsSeen, text: (cid: string) => textOf(byId.get(cid)) };
 }
 
 const read = (p: string, truth?: () => string[]): Call => ({ name: "read", arguments: { path: p }, ...(truth ? { truth } : {}) });
@@ -200,6 +204,7 @@ const MARK = "[fscache:";
 {
   const r = await scripted({
     toolNames: ["read", "edit", "task"],
+    extraExtensionPaths: [path.join(here, "fixtures/stored.js")],
     waitIdle: true,
     sub: [() => read("a.txt"), () => read("a.txt"), () => ({ name: "yield", arguments: { data: "read a.txt twice" } })],
     prompts: [
@@ -222,6 +227,7 @@ const MARK = "[fscache:";
   check(parentReads.length === 2 && /^\[a\.txt#[0-9A-F]{4}\]\n\[fscache: unchanged: (all 200 lines|rows 1-200 )/.test(parentAgain), `the parent's reread after the subagent is a marker: ${parentAgain.slice(0, 80)}`);
   check(r.violations.length === 0 && r.subViolations.length === 0, `subagent: the oracle finds nothing, parent or subagent (${[...r.violations, ...r.subViolations].join("; ")})`);
   check(r.repaired.length === 0, `subagent: the parent's reads reached the model as decided (${r.repaired.join(", ")})`);
+  check(sub.every((c) => r.subStored.includes(c)) && r.subRepaired.length === 0, `subagent: its reads reached its model as decided (stored: ${r.subStored.join(", ")}; repaired: ${r.subRepaired.join(", ")})`);
 }
 
 // 2. Several calls in one assistant message. Reads are "shared" (they run
