@@ -1,29 +1,37 @@
 // Reads the model did not issue one at a time (issue 49, Deliver 3): a
-// program's call (omp's eval tool running `tool.read(...)` in its JS kernel)
-// gets omp's own output, never a marker or diff; and several calls in one
-// assistant message (the same file twice, a held file and another, a read
-// and an edit of one file in either order, a whole read and a range) get
-// answers the model can check against what it receives. Real omp 18.2.3
-// sessions, the package installed by `omp plugin install`, every request
-// judged by the oracle (test/oracle.mjs).
+// program's call gets omp's own output, never a marker or diff; a subagent
+// reads in its own session; and several calls in one assistant message (the
+// same file twice, a held file and another, a read and an edit of one file
+// in either order, a whole read and a range) get answers the model can check
+// against what it receives. Real omp 18.2.3 sessions, the package installed
+// by `omp plugin install`, every request judged by the oracle
+// (test/oracle.mjs), and every read's own answer compared with what the
+// model received (the context handler must have had nothing to repair).
 //
-// What omp 18.2.3 offers as "a call a program makes" (read from its source,
-// pi-coding-agent/src):
-//   - eval (JS) `tool.read({path})`: eval/js/tool-bridge.ts runs the session's
-//     wrapped read (getToolForEvalBridge) with toolCallId `js-read-<uuid>`, so
-//     the package's tool_result handler sees it; no assistant message made
-//     that id. Tested below.
+// Every way omp 18.2.3 runs a read other than the model's own call (its
+// source, pi-coding-agent/src):
+//   - eval (JS) `tool.read({path})`: eval/js/tool-bridge.ts runs the
+//     session's wrapped read (getToolForEvalBridge) with toolCallId
+//     `js-read-<uuid>`: the package's tool_result handler sees it, and no
+//     assistant message made that id (src/read.js modelIssued). Tested (1).
 //   - eval (JS) `read(path)`: eval/js/shared/helpers.ts reads the file with
-//     Bun.file, no read tool, no tool_result event: the file's raw text.
-//     Tested below (it bypasses the package entirely).
+//     Bun.file: no read tool, no tool_result event, the file's raw text.
+//     Tested (1): it bypasses the package entirely.
 //   - eval (Python) `read()` / `tool.read()`: the same bridge through the
 //     IPython kernel; not run here (no Python kernel in the test hosts).
+//   - eval's speculative reads (eval/speculation/cell-session.ts) run the
+//     wrapped read with toolCallId `<eval call id>:<op id>`: not an
+//     assistant message's id either; not driven here.
 //   - `ctx.invokeTool`: same-tool only (extensibility/extensions/runner.ts
 //     createContext: present only when the registering tool's own name is a
-//     native built-in). A tool re-registering `read` runs the native read with
-//     no tool_result event of its own; the model's call to it is answered
-//     once, by the outer tool_result (a model call). Any other tool gets
-//     `ctx.invokeTool` undefined: tested below with a fixture tool.
+//     native built-in). Another tool gets undefined: tested (1b) with
+//     fixtures/peek.js. A tool re-registering `read` runs omp's native read
+//     directly, with no tool_result event for that inner call (it bypasses
+//     the package); the model's call to the wrapper is answered once, by
+//     the outer tool_result: tested (1b') with fixtures/wrapread.js.
+//   - a subagent (the task tool) is another session (task/executor.ts
+//     createAgentSession) with its own branch, model and copy of the
+//     package: tested (1c).
 
 import * as fs from "node:fs";
 import * as os from "node:os";
@@ -194,6 +202,25 @@ const MARK = "[fscache:";
   const peek = r.text("t2");
   check(/invokeTool: undefined/.test(peek), `another tool's ctx.invokeTool is undefined (omp 18.2.3: same-tool delegation only): ${peek.slice(0, 120)}`);
   check(r.violations.length === 0, `peek: the oracle finds nothing (${r.violations.join("; ")})`);
+}
+
+// 1b'. A program's call through ctx.invokeTool: another extension
+// re-registers `read` and, inside the model's call, reads b.txt (which the
+// model holds) for itself before delegating the model's own path. Its read
+// of b.txt is omp's text (omp runs the native read: no tool_result event);
+// the model's call is answered as the model's: a marker when held.
+{
+  const r = await scripted({
+    extraExtensionPaths: [path.join(here, "fixtures/wrapread.js")],
+    prompts: [[() => read("b.txt"), () => read("a.txt"), () => read("a.txt"), () => read("b.txt")]],
+  });
+  const wrapped: Map<string, string> = (globalThis as any).__ompFscacheWrapped ?? new Map();
+  check(wrapped.size === 4, `the wrapping read ran for every call (${wrapped.size})`);
+  const inner = [...wrapped.values()];
+  check(inner.every((t) => /^\[b\.txt#[0-9A-F]{4}\]\n1:bee 1\n/.test(t) && !t.includes(MARK)), `the wrapper's own reads of b.txt (held by the model from the first call on) are omp's text: ${inner.map((t) => t.slice(0, 24)).join(" | ")}`);
+  check(/^\[b\.txt#[0-9A-F]{4}\]\n1:bee 1\n/.test(r.text("t1")) && /^\[a\.txt#[0-9A-F]{4}\]\n1:line 1\n/.test(r.text("t2")), "the model's first reads through the wrapper are omp's text");
+  check(/^\[a\.txt#[0-9A-F]{4}\]\n\[fscache: unchanged/.test(r.text("t3")) && /^\[b\.txt#[0-9A-F]{4}\]\n\[fscache: unchanged/.test(r.text("t4")), `the model's rereads through the wrapper are markers: ${r.text("t3").slice(0, 60)} | ${r.text("t4").slice(0, 60)}`);
+  check(r.violations.length === 0 && r.repaired.length === 0, `wrapped read: the oracle finds nothing, no repair (${[...r.violations, ...r.repaired].join("; ")})`);
 }
 
 // 1c. A subagent (the task tool): its own session, its own model, its own
