@@ -297,6 +297,22 @@ const MARK = "[fscache:";
         },
         // 2g. a range and a whole read of the same file, the range first
         () => [read("a.txt:1-8"), read("a.txt")], // t13 t14
+        // 2h. the file changed on disk, then two whole reads of it at once
+        ({ cwd }: any) => {
+          const l = lines(a(cwd));
+          l[99] = "line 100, changed on disk";
+          fs.writeFileSync(a(cwd), l.join("\n") + "\n");
+          return [read("a.txt"), read("a.txt")]; // t15 t16
+        },
+        // 2i. a file never read: a whole read and a range of it at once, both orders
+        ({ cwd }: any) => {
+          fs.writeFileSync(path.join(cwd, "c.txt"), Array.from({ length: 60 }, (_, i) => `sea ${i + 1}`).join("\n") + "\n");
+          return [read("c.txt"), read("c.txt:10-12")]; // t17 t18
+        },
+        ({ cwd }: any) => {
+          fs.writeFileSync(path.join(cwd, "d.txt"), Array.from({ length: 60 }, (_, i) => `dee ${i + 1}`).join("\n") + "\n");
+          return [read("d.txt:10-12"), read("d.txt")]; // t19 t20
+        },
       ],
     ],
   });
@@ -346,6 +362,27 @@ const MARK = "[fscache:";
   check(t12.split("\n")[0] === t("t11").split("\n")[0], "2f: ... carrying the TAG after the edit");
   // 2g: a range and a whole read of a file the model holds as t12 showed it.
   check(isMarker(t("t13")) && isMarker(t("t14")), `2g: a range and a whole reread of a held file in one message are markers: ${t("t13").slice(0, 80)} | ${t("t14").slice(0, 80)}`);
+  // 2h: the model holds a.txt as t14 vouched for it; each of the two reads
+  // is a diff against that (or, the second, a marker on the first's diff if
+  // the model receives it after it); never omp's whole text.
+  {
+    const o = order("t15", "t16");
+    const [first, second] = o ? o.map(t) : ["", ""];
+    const isDiff = (x: string) => /^\[a\.txt#[0-9A-F]{4}\]\n\[fscache: changed since you read lines 1-200; the file now has 200 lines/.test(x) && x.includes("+100:line 100, changed on disk");
+    check(isDiff(first), `2h: two reads of a changed held file at once: the first the model receives is a diff: ${first.slice(0, 100)}`);
+    check(isDiff(second) || isMarker(second), `2h: the second a diff or a marker on the first: ${second.slice(0, 100)}`);
+    console.log(`# 2h: results in order ${o?.join(", ")}; the second is ${isMarker(second) ? "a marker" : isDiff(second) ? "a diff" : "omp's text"}`);
+    if (o && r.stored.get(o[1]) !== second) console.log(`# 2h: the second's own answer was ${JSON.stringify((r.stored.get(o[1]) ?? "").slice(0, 400))}; the model received ${JSON.stringify(second.slice(0, 100))}`);
+  }
+  // 2i: c.txt/d.txt never read: whichever result the model receives first is
+  // omp's text; the other omp's text or a marker standing on it.
+  for (const [x, y, f] of [["t17", "t18", "c.txt"], ["t19", "t20", "d.txt"]]) {
+    const o = order(x, y);
+    const [first, second] = o ? o.map(t) : ["", ""];
+    check(!!o && first.startsWith(`[${f}#`) && !first.includes(MARK), `2i: a whole and a range read of an unread ${f} at once: the first the model receives is omp's text: ${first.slice(0, 60)}`);
+    check(second.startsWith(`[${f}#`) && (!second.includes(MARK) || isMarker(second)), `2i: ... the second omp's text or a marker: ${second.slice(0, 60)}`);
+    console.log(`# 2i: ${f}: results in order ${o?.join(", ")}; the second is ${isMarker(second) ? "a marker" : "omp's text"}`);
+  }
   check(r.violations.length === 0, `siblings: the oracle finds nothing (${r.violations.join("; ")})`);
   // The read's own answers were right when made: none of them needed the
   // context handler's repair (with the global settings nothing takes a base
