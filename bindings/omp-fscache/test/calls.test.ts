@@ -123,9 +123,9 @@ async function scripted(opts: { prompts: Step[][]; toolNames?: string[]; extraEx
     await s.session.prompt("go");
   }
   // Steps left after the prompts: the turns a background job's result
-  // starts (a subagent's), up to 30 s.
+  // starts (a subagent's), up to 120 s.
   if (opts.waitIdle) {
-    for (let i = 0; i < 600 && (steps.length > 0 || sub.length > 0 || s.session.isStreaming); i++) await Bun.sleep(50);
+    for (let i = 0; i < 2400 && (steps.length > 0 || sub.length > 0 || s.session.isStreaming); i++) await Bun.sleep(50);
     await Bun.sleep(200);
     while (s.session.isStreaming) await Bun.sleep(50);
   }
@@ -365,7 +365,7 @@ const MARK = "[fscache:";
   // 2h: the model holds a.txt as t14 vouched for it; each of the two reads
   // is a diff against that (or, the second, a marker on the first's diff if
   // the model receives it after it); never omp's whole text.
-  // Fails on src/read.js as of 2f6a60a: the second decides a diff against
+  // Fails on src/read.js as of cfad15d: the second decides a diff against
   // the copy before the first sibling's diff (not yet on the branch when it
   // decides, though decided before it and received before it); the model
   // then holds the new version, so the context handler replaces that diff
