@@ -365,7 +365,7 @@ const MARK = "[fscache:";
   // 2h: the model holds a.txt as t14 vouched for it; each of the two reads
   // is a diff against that (or, the second, a marker on the first's diff if
   // the model receives it after it); never omp's whole text.
-  // Fails on src/read.js as of cfad15d: the second decides a diff against
+  // Fails on src/read.js as of 0f94e21 (its last change on this branch): the second decides a diff against
   // the copy before the first sibling's diff (not yet on the branch when it
   // decides, though decided before it and received before it); the model
   // then holds the new version, so the context handler replaces that diff
