@@ -41,6 +41,10 @@ export async function startSession(opts: {
   sessionDir?: string;
   sessionFile?: string;
   extensionPaths?: string[];
+  /** Extensions loaded beside the discovered plugin (discovery stays on). */
+  extraExtensionPaths?: string[];
+  /** The session's tools (default: read and edit). */
+  toolNames?: string[];
 }): Promise<Started> {
   const home = process.env.HOME!;
   const agentDir = path.join(home, ".omp", "agent");
@@ -62,11 +66,12 @@ export async function startSession(opts: {
     sessionManager,
     ...(settings ? { settings } : {}),
     ...(opts.extensionPaths ? { additionalExtensionPaths: opts.extensionPaths, disableExtensionDiscovery: true } : {}),
+    ...(opts.extraExtensionPaths ? { additionalExtensionPaths: opts.extraExtensionPaths } : {}),
     enableMCP: false,
     enableLsp: false,
     hasUI: false,
     skipPythonPreflight: true,
-    toolNames: ["read", "edit"],
+    toolNames: opts.toolNames ?? ["read", "edit"],
   } as any);
   return { session, mock, sessionManager };
 }
