@@ -382,6 +382,13 @@ export default function registerRead(pi, options = {}) {
     // data) are never sent; anything else but a message (a compaction, a
     // branch summary) changes what is.
     const since = tail.filter((e) => e.type === "message" && e.message).map((e) => e.message);
+    // Sibling calls of the same message answered before this one whose
+    // results are not on the branch yet: the model gets them first.
+    const onBranch = new Set(since.map((m) => m.toolCallId));
+    for (const c of tail[0].message.content) {
+      const r = c && c.type === "toolCall" ? answered.get(c.id) : undefined;
+      if (r && !onBranch.has(c.id)) since.push(r);
+    }
     const lookup = (...maps) => (n, dg) => {
       for (const b of maps) {
         const hit = b.get(n)?.get(dg);
@@ -400,11 +407,33 @@ export default function registerRead(pi, options = {}) {
       };
     }
     const msgs = windowMessages(sm.getBranch());
+    msgs.push(...since.filter((m) => !onBranch.has(m.toolCallId)));
     return {
       lines: copyOf("lines", view, msgs, adapters.lines, cwd),
       views: () => copyOf("views", view, msgs, adapters.views, cwd),
       base: (n, dg) => lookup(basesOf(msgs, adapters.detailsOf))(n, dg),
     };
+  }
+
+  // The results this package answered since the last request (what each
+  // sends), by call: a sibling call decided later counts the earlier ones
+  // the model will have received first, before they are on the branch.
+  let answered = new Map();
+  async function onToolResult(event, ctx) {
+    const r = await onResult(event, ctx);
+    if (event.toolName === "read" && typeof event.toolCallId === "string") {
+      if (answered.size > 256) answered = new Map();
+      answered.set(event.toolCallId, {
+        role: "toolResult",
+        toolName: "read",
+        toolCallId: event.toolCallId,
+        content: r?.content ?? event.content,
+        details: r?.details ?? event.details,
+        isError: event.isError === true,
+        timestamp: Date.now(),
+      });
+    }
+    return r;
   }
 
   async function onResult(event, ctx) {
@@ -513,12 +542,13 @@ export default function registerRead(pi, options = {}) {
     return answer("text", text, { whole: true, rowsDigest });
   }
 
-  pi.on("tool_result", (event, ctx) => inOrder(() => onResult(event, ctx)));
+  pi.on("tool_result", (event, ctx) => inOrder(() => onToolResult(event, ctx)));
 
   // The last word: before every request, a marker or diff whose base the
   // outgoing messages no longer hold gets omp's text back.
   async function onContext(event, ctx) {
     if (!Array.isArray(event.messages)) return undefined;
+    answered = new Map(); // every answer is on the branch by now
     const view = await getView();
     const cwd = ctx?.cwd ?? process.cwd();
     // Records of results whose messages lack details (omp's context event
@@ -563,6 +593,7 @@ export default function registerRead(pi, options = {}) {
       memo.clear();
       last = undefined;
       judges = undefined;
+      answered = new Map();
     });
-  return { onResult, onContext, records };
+  return { onResult: onToolResult, onContext, records };
 }
