@@ -79,10 +79,15 @@ async function open(withPackage: boolean) {
   const kinds = new Map<string, string>();
   const perPrompt = 20;
   let inPrompt = 0;
+  // From a read's tool_execution_end to the provider's call with the next
+  // request: omp's turn and the context handlers (the package judges there).
+  const ends = new Map<string, number>();
+  const gaps = new Map<string, number>();
   const handler = (context: any) => {
     lastContext = context;
     // what the model receives: the result as the request carries it
     const last = context.messages.at(-1);
+    if (last?.role === "toolResult" && ends.has(last.toolCallId)) gaps.set(last.toolCallId, performance.now() - ends.get(last.toolCallId)!);
     if (last?.role === "toolResult") {
       bytes.set(last.toolCallId, Buffer.byteLength(last.content?.[0]?.text ?? ""));
       const d = last.details?.fscache;
@@ -103,10 +108,11 @@ async function open(withPackage: boolean) {
   session.subscribe((e: any) => {
     if (e.type === "tool_execution_start") starts.set(e.toolCallId, performance.now());
     if (e.type === "tool_execution_end") {
+      ends.set(e.toolCallId, performance.now());
       durations.set(e.toolCallId, performance.now() - (starts.get(e.toolCallId) ?? performance.now()));
     }
   });
-  const run = { durations, bytes, lastBytes: 0, kinds, reads: 0 };
+  const run = { durations, gaps, bytes, lastBytes: 0, kinds, reads: 0 };
   return {
     run,
     done: () => k >= order.length,
@@ -172,6 +178,9 @@ for (const [label, xs] of [
   const ad = added(both);
   rows.push(`| ${label} | ${a} | ${b} | ${(b / a).toFixed(3)} | ${fmt(q(od, 0.5))} / ${fmt(q(od, 0.9))} | ${fmt(q(pd, 0.5))} / ${fmt(q(pd, 0.9))} | ${fmt(q(ad, 0.5))} / ${fmt(q(ad, 0.9))} |`);
 }
+const gapPairs = ids.filter((id) => own.gaps.has(id) && pkg.gaps.has(id));
+const gapAdded = gapPairs.map((id) => pkg.gaps.get(id)! - own.gaps.get(id)!);
+const gapRow = `Before each request (a read's tool_execution_end to the provider's call, ${gapPairs.length} pairs: omp's turn and the context handlers, where the package judges the request): omp's read ${fmt(q(gapPairs.map((id) => own.gaps.get(id)!), 0.5))} ms at p50, omp-fscache ${fmt(q(gapPairs.map((id) => pkg.gaps.get(id)!), 0.5))} ms, added ${fmt(q(gapAdded, 0.5))} / ${fmt(q(gapAdded, 0.9))} ms at p50 / p90.`;
 const pairs = ids.filter((id) => own.durations.has(id) && pkg.durations.has(id)).length;
 const report = [
   `# omp-fscache: ${files.length} files of ${repo} (2-100 KB), ${rereads.length} rereads of unchanged files${hog ? ", a CPU hog beside" : ""}`,
@@ -179,6 +188,8 @@ const report = [
   `omp 18.2.3 on Bun ${Bun.version}, omp-fscache on the default global settings, omp's read alone with OMP_FSCACHE_READ=0 on isolated default settings. Bytes: each read result as the next request carries it. Both sessions run side by side in one process (a prompt of 20 reads of one, then of the other). Latency: omp's tool_execution_start to tool_execution_end, paired by read where both runs timed it (${pairs} pairs).`,
   "",
   ...rows,
+  "",
+  gapRow,
   "",
   `omp-fscache's answers: first reads: ${tally(first)}; rereads: ${tally(rereads)}. Reads made: ${own.reads} and ${pkg.reads}, timed: ${own.durations.size} and ${pkg.durations.size}.`,
   "",
