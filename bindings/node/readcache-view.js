@@ -401,21 +401,34 @@ export class Judge {
 /**
  * The session entries from the assistant message that issued toolCallId to
  * the leaf (root-to-leaf order), walking parent links back from the leaf of
- * a session manager with getLeafId() and getEntry(id) (pi's and omp's), at
- * most lookback entries; undefined when no assistant message within reach
- * made the call (a program's call: no message the model sees asked for it).
+ * a session manager with getLeafId() and getEntry(id) (pi's and omp's; one
+ * with only getBranch() is walked from its end), at most lookback entries;
+ * undefined when no assistant message within reach made the call (a
+ * program's call: no message the model sees asked for it).
  */
 export function issuingTail(sm, toolCallId, lookback = 256) {
-  if (typeof toolCallId !== "string" || !sm || typeof sm.getLeafId !== "function" || typeof sm.getEntry !== "function") return undefined;
+  if (typeof toolCallId !== "string" || !sm) return undefined;
+  const issues = (e) => {
+    const m = e && e.type === "message" ? e.message : undefined;
+    return m && m.role === "assistant" && Array.isArray(m.content) && m.content.some((c) => c && c.type === "toolCall" && c.id === toolCallId);
+  };
   const tail = [];
-  let id = sm.getLeafId();
-  for (let steps = 0; id && steps < lookback; steps++) {
-    const e = sm.getEntry(id);
-    if (!e) return undefined;
-    tail.push(e);
-    const m = e.type === "message" ? e.message : undefined;
-    if (m && m.role === "assistant" && Array.isArray(m.content) && m.content.some((c) => c && c.type === "toolCall" && c.id === toolCallId)) return tail.reverse();
-    id = e.parentId;
+  if (typeof sm.getLeafId === "function" && typeof sm.getEntry === "function") {
+    let id = sm.getLeafId();
+    for (let steps = 0; id && steps < lookback; steps++) {
+      const e = sm.getEntry(id);
+      if (!e) return undefined;
+      tail.push(e);
+      if (issues(e)) return tail.reverse();
+      id = e.parentId;
+    }
+    return undefined;
+  }
+  if (typeof sm.getBranch !== "function") return undefined;
+  const branch = sm.getBranch();
+  for (let i = branch.length - 1; i >= 0 && i >= branch.length - lookback; i--) {
+    tail.push(branch[i]);
+    if (issues(branch[i])) return tail.reverse();
   }
   return undefined;
 }

@@ -7,12 +7,13 @@ import assert from "node:assert/strict";
 import os from "node:os";
 import { pi } from "./pi-line.mjs";
 import { parseMeta, replayStart, textHashOf, windowOf } from "../src/read/replay.js";
-import { ReadState, issuingTail } from "../src/read/state.js";
+import { ReadState } from "../src/read/state.js";
 import { loadView, nameOf, noticeOf, piAdapter, shownOf } from "../src/read/view.js";
 import { appendToolCall, appendToolRun } from "./session-helpers.mjs";
 
 const { SessionManager } = pi;
 const V = await loadView();
+const { issuingTail } = V;
 const H = (c) => c.repeat(64);
 const user = (sm, text = "go") => sm.appendMessage({ role: "user", content: [{ type: "text", text }], timestamp: Date.now() });
 

@@ -22,7 +22,7 @@ import { resolve as resolvePath } from "node:path";
 import { createReadToolDefinition } from "@mariozechner/pi-coding-agent";
 import { Type } from "typebox";
 import { CUSTOM_TYPE, MODES, invalidation, parseInvalidation, parseMeta, rangeOf, textHashOf } from "./replay.js";
-import { ReadState, issuingTail } from "./state.js";
+import { ReadState } from "./state.js";
 import { loadView, noticeOf, piAdapter, shownOf } from "./view.js";
 
 export { CUSTOM_TYPE } from "./replay.js";
@@ -414,7 +414,9 @@ export default function registerRead(pi, options = {}) {
     let nested = false;
     let tail;
     try {
-      tail = hasSession ? issuingTail(sm, toolCallId) : undefined;
+      // the assistant message that issued the call, within 256 entries of
+      // the leaf (sibling calls' results may come between)
+      tail = hasSession ? (await loadView()).issuingTail(sm, toolCallId, 256) : undefined;
       nested = hasSession && !tail;
     } catch {
       nested = true;

@@ -16,9 +16,6 @@
 import { windowMessages } from "./view.js";
 
 const SESSIONS_MAX = 16;
-// How far back from the leaf the assistant message that issued a read is
-// looked for (sibling calls' results may come between it and the leaf).
-const CALL_LOOKBACK = 256;
 
 function sessionOf(sm) {
   return typeof sm.getSessionId === "function" ? String(sm.getSessionId()) : "";
@@ -33,37 +30,6 @@ function entryCount(sm) {
   if (typeof sm.getEntryCount === "function") return sm.getEntryCount();
   if (typeof sm.getEntries === "function") return sm.getEntries().length;
   return -1;
-}
-
-const issues = (e, toolCallId) =>
-  e && e.type === "message" && e.message && e.message.role === "assistant" && Array.isArray(e.message.content) && e.message.content.some((c) => c && c.type === "toolCall" && c.id === toolCallId);
-
-/**
- * The entries from the assistant message that issued toolCallId to the
- * leaf (root to leaf order), or undefined when it is not on the branch
- * within CALL_LOOKBACK entries of the leaf: then no visible message made
- * the call (a program's, pi 1.x's ctx.executeTool()).
- */
-export function issuingTail(sm, toolCallId) {
-  if (typeof toolCallId !== "string") return undefined;
-  const tail = [];
-  if (typeof sm.getLeafId === "function" && typeof sm.getEntry === "function") {
-    let id = sm.getLeafId();
-    for (let steps = 0; id && steps < CALL_LOOKBACK; steps++) {
-      const e = sm.getEntry(id);
-      if (!e) return undefined;
-      tail.push(e);
-      if (issues(e, toolCallId)) return tail.reverse();
-      id = e.parentId;
-    }
-    return undefined;
-  }
-  const branch = sm.getBranch();
-  for (let i = branch.length - 1; i >= 0 && i >= branch.length - CALL_LOOKBACK; i--) {
-    tail.push(branch[i]);
-    if (issues(branch[i], toolCallId)) return tail.reverse();
-  }
-  return undefined;
 }
 
 export class ReadState {
