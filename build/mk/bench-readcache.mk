@@ -13,13 +13,16 @@
 #      once per pi line: pi 0.73.1 on Node 20 (NODE), then pi 1.6.0 on
 #      Node 22 (NODE22, PI_LINE=1, test/pi1-aliases.mjs imported first):
 #      readcache-pi1.md and readcache-pi1.json.
-#   3. the omp row: bindings/omp-fscache/bench/readcache.ts, a scripted
-#      omp 18.2.3 session (Bun 1.3.14, the package installed by `omp plugin
+#   3. the omp row: bindings/omp-fscache/bench/readcache.ts, scripted
+#      omp 18.2.3 sessions (Bun 1.3.14, the package installed by `omp plugin
 #      install` in a temporary HOME) over BENCH_REPO's files of 2-100 KB:
-#      40 first reads, then 200 rereads of unchanged files, with
-#      omp-fscache and with omp's own read (OMP_FSCACHE_READ=0): bytes the
-#      model receives, p50/p90 latency per read and what the package adds.
-#      Report: build/out/bench/readcache-omp.md.
+#      40 first reads, then 200 rereads of unchanged files; omp's own read
+#      (OMP_FSCACHE_READ=0; default settings, global settings, and with
+#      idle context/tool_result handlers) and omp-fscache side by side in
+#      one process: bytes the model receives, p50/p90 latency per read and
+#      before each request, and what the package adds. Idle, then beside a
+#      CPU hog. Report: build/out/bench/readcache-omp.md and
+#      readcache-omp-hog.md.
 #   2. make bench-diff (a prerequisite, run first): internal/diff against jsdiff on 2k, 12k and 100k-line
 #      files with 10 to 1000 edits, in one run.
 #
@@ -39,3 +42,5 @@ bench-readcache: build pi-deps bench-diff node22 omp-hosts omp-bun ## the read c
 	  $(NODE22) --import ./test/pi1-aliases.mjs $(BENCH_READCACHE_RUN)
 	cd $(OMP_DIR) && FSCACHE_NODE_ADDON=$(abspath $(NODE_ADDON)) $(NODE) test/run.mjs $(abspath $(BUN_OLD)) bench/readcache.ts \
 	  -- --repo $(BENCH_READCACHE_REPO) --out $(abspath build/out/bench) --tmp $(abspath build/out/tmp)
+	cd $(OMP_DIR) && FSCACHE_NODE_ADDON=$(abspath $(NODE_ADDON)) $(NODE) test/run.mjs $(abspath $(BUN_OLD)) bench/readcache.ts \
+	  -- --repo $(BENCH_READCACHE_REPO) --out $(abspath build/out/bench) --tmp $(abspath build/out/tmp) --hog

@@ -1,11 +1,13 @@
 // make bench-readcache, the omp row: a scripted omp 18.2.3 session (the SDK,
 // the mock provider, omp's default settings) over BENCH_REPO's text
 // files under 100 KB: each of --files files read once, then --rereads
-// rereads of unchanged files (a stable pseudo-random order), in two
-// sessions side by side: with omp-fscache (installed by `omp plugin
-// install`, as test/run.mjs does; the global settings) and with
-// OMP_FSCACHE_READ=0 (omp's own read; isolated default settings, which the
-// package's supersede override does not reach). Measured: the bytes of
+// rereads of unchanged files (a stable pseudo-random order), in three
+// sessions side by side, a prompt of each in turn: omp's own read
+// (OMP_FSCACHE_READ=0) on isolated default settings (the bytes' baseline:
+// the package's supersede override does not reach it), omp's own read on
+// the global settings (supersede off, as the package's session has it: the
+// latency's baseline), and omp-fscache (installed by `omp plugin install`,
+// as test/run.mjs does). Measured: the bytes of
 // the read results the model receives (each result as it is returned, and
 // the read results in the last request), and each read's latency from
 // omp's tool_execution_start to tool_execution_end, p50/p90, with the
@@ -60,7 +62,7 @@ const order = [...files.map((f) => f), ...Array.from({ length: nRereads }, () =>
 // perPrompt reads). The two sessions (omp's read alone, and with the
 // package) run side by side, a prompt of one then a prompt of the other,
 // so both see the same load.
-async function open(withPackage: boolean) {
+async function open(withPackage: boolean, isolated = false, idle = false) {
   // The package reads OMP_FSCACHE_READ when a session loads it.
   if (withPackage) delete process.env.OMP_FSCACHE_READ;
   else process.env.OMP_FSCACHE_READ = "0";
@@ -100,9 +102,14 @@ async function open(withPackage: boolean) {
     const f = order[k++];
     return { content: [{ type: "toolCall", id: `b${k}`, name: "read", arguments: { path: relOf.get(f) } }] };
   };
-  // omp's read alone runs on isolated default settings: the package turns
-  // supersede off in the global layer, which would reach it in this process.
-  const { session } = await startSession({ cwd, handler, settings: withPackage ? "global" : {} });
+  // isolated: omp's default settings untouched (the package turns supersede
+  // off in the global layer, which reaches every global session here).
+  const { session } = await startSession({
+    cwd,
+    handler,
+    settings: isolated ? {} : "global",
+    ...(idle ? { extraExtensionPaths: [path.join(import.meta.dir, "idle-handlers.js")] } : {}),
+  });
   const starts = new Map<string, number>();
   const durations = new Map<string, number>();
   session.subscribe((e: any) => {
@@ -134,20 +141,19 @@ const q = (xs: number[], p: number) => {
 
 // --hog: a busy loop beside the sessions for the whole run.
 const hog = argv.includes("--hog") ? Bun.spawn([process.execPath, "-e", "for(;;){}"], { stdout: "ignore", stderr: "ignore" }) : undefined;
-const a = await open(false);
-const b = await open(true);
+// Four sessions, a prompt of each in turn: omp's read on isolated default
+// settings (the bytes omp sends by default); omp's read on the global
+// settings the package's session has (supersede off: the latency pairs);
+// the same with idle context and tool_result handlers (what omp itself
+// spends on an extension's handlers); and omp-fscache.
+const sessions = [await open(false, true), await open(false), await open(false, false, true), await open(true)];
 try {
-  while (!a.done() || !b.done()) {
-    if (!a.done()) await a.step();
-    if (!b.done()) await b.step();
-  }
-  await a.close();
-  await b.close();
+  while (sessions.some((x) => !x.done())) for (const x of sessions) if (!x.done()) await x.step();
+  for (const x of sessions) await x.close();
 } finally {
   hog?.kill();
 }
-const own = a.run;
-const pkg = b.run;
+const [def, own, idle, pkg] = sessions.map((x) => x.run);
 // The package's run times every read; omp's own run may not emit
 // tool_execution events for some (counted below): latency pairs only where
 // both runs timed the read.
@@ -160,40 +166,44 @@ const tally = (xs: string[]) => {
 const first = ids.slice(0, files.length);
 const rereads = ids.slice(files.length);
 const sum = (m: Map<string, number>, xs: string[]) => xs.reduce((a, id) => a + (m.get(id) ?? 0), 0);
-const added = (xs: string[]) => xs.filter((id) => pkg.durations.has(id)).map((id) => pkg.durations.get(id)! - own.durations.get(id)!);
 const fmt = (x: number) => x.toFixed(2);
+const p5090 = (xs: number[]) => `${fmt(q(xs, 0.5))} / ${fmt(q(xs, 0.9))}`;
+// paired differences pkg - base over ids both timed
+const diff = (m: "durations" | "gaps", base: typeof own, xs: string[]) =>
+  xs.filter((id) => base[m].has(id) && pkg[m].has(id)).map((id) => pkg[m].get(id)! - base[m].get(id)!);
 const rows = [
-  `| reads | omp's read: bytes | omp-fscache: bytes | share | omp p50 / p90 ms | omp-fscache p50 / p90 ms | added p50 / p90 ms |`,
-  `| --- | ---: | ---: | ---: | ---: | ---: | ---: |`,
+  `| reads | omp's read: bytes | omp-fscache: bytes | share | omp p50 / p90 ms | omp + idle handlers | omp-fscache p50 / p90 ms | added over omp | added over omp + idle handlers |`,
+  `| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |`,
 ];
 for (const [label, xs] of [
   [`first reads (${first.length} files)`, first],
   [`rereads of unchanged files (${rereads.length})`, rereads],
 ] as const) {
-  const a = sum(own.bytes, xs);
+  const a = sum(def.bytes, xs);
   const b = sum(pkg.bytes, xs);
-  const both = xs.filter((id) => own.durations.has(id));
-  const od = both.map((id) => own.durations.get(id)!);
-  const pd = xs.filter((id) => pkg.durations.has(id)).map((id) => pkg.durations.get(id)!);
-  const ad = added(both);
-  rows.push(`| ${label} | ${a} | ${b} | ${(b / a).toFixed(3)} | ${fmt(q(od, 0.5))} / ${fmt(q(od, 0.9))} | ${fmt(q(pd, 0.5))} / ${fmt(q(pd, 0.9))} | ${fmt(q(ad, 0.5))} / ${fmt(q(ad, 0.9))} |`);
+  const of = (r: typeof own) => xs.filter((id) => r.durations.has(id)).map((id) => r.durations.get(id)!);
+  rows.push(
+    `| ${label} | ${a} | ${b} | ${(b / a).toFixed(3)} | ${p5090(of(own))} | ${p5090(of(idle))} | ${p5090(of(pkg))} | ${p5090(diff("durations", own, xs))} | ${p5090(diff("durations", idle, xs))} |`,
+  );
 }
-const gapPairs = ids.filter((id) => own.gaps.has(id) && pkg.gaps.has(id));
-const gapAdded = gapPairs.map((id) => pkg.gaps.get(id)! - own.gaps.get(id)!);
-const gapRow = `Before each request (a read's tool_execution_end to the provider's call, ${gapPairs.length} pairs: omp's turn and the context handlers, where the package judges the request): omp's read ${fmt(q(gapPairs.map((id) => own.gaps.get(id)!), 0.5))} ms at p50, omp-fscache ${fmt(q(gapPairs.map((id) => pkg.gaps.get(id)!), 0.5))} ms, added ${fmt(q(gapAdded, 0.5))} / ${fmt(q(gapAdded, 0.9))} ms at p50 / p90.`;
+const gapsOf = (r: typeof own) => ids.filter((id) => r.gaps.has(id)).map((id) => r.gaps.get(id)!);
+const gapRow =
+  `Before each request (a read's tool_execution_end to the provider's call: omp's turn and the context handlers), p50 / p90 ms: ` +
+  `omp ${p5090(gapsOf(own))}, omp + idle handlers ${p5090(gapsOf(idle))}, omp-fscache ${p5090(gapsOf(pkg))}; ` +
+  `added over omp ${p5090(diff("gaps", own, ids))}, over omp + idle handlers ${p5090(diff("gaps", idle, ids))}.`;
 const pairs = ids.filter((id) => own.durations.has(id) && pkg.durations.has(id)).length;
 const report = [
   `# omp-fscache: ${files.length} files of ${repo} (2-100 KB), ${rereads.length} rereads of unchanged files${hog ? ", a CPU hog beside" : ""}`,
   "",
-  `omp 18.2.3 on Bun ${Bun.version}, omp-fscache on the default global settings, omp's read alone with OMP_FSCACHE_READ=0 on isolated default settings. Bytes: each read result as the next request carries it. Both sessions run side by side in one process (a prompt of 20 reads of one, then of the other). Latency: omp's tool_execution_start to tool_execution_end, paired by read where both runs timed it (${pairs} pairs).`,
+  `omp 18.2.3 on Bun ${Bun.version}. Four sessions side by side in one process (a prompt of 20 reads of each in turn): omp's read alone (OMP_FSCACHE_READ=0) on isolated default settings, the bytes' baseline; omp's read alone on the global settings, where the package has turned supersede off, the latency's baseline; the same with an extension whose context and tool_result handlers change nothing (bench/idle-handlers.js: omp clones every outgoing message for a context handler); omp-fscache on the global settings. Bytes: each read result as the next request carries it. Latency: omp's tool_execution_start to tool_execution_end; "added" is paired by read (${pairs} pairs with omp alone).`,
   "",
   ...rows,
   "",
   gapRow,
   "",
-  `omp-fscache's answers: first reads: ${tally(first)}; rereads: ${tally(rereads)}. Reads made: ${own.reads} and ${pkg.reads}, timed: ${own.durations.size} and ${pkg.durations.size}.`,
+  `omp-fscache's answers: first reads: ${tally(first)}; rereads: ${tally(rereads)}. Reads made: ${def.reads}, ${own.reads}, ${idle.reads} and ${pkg.reads}; timed: ${own.durations.size}, ${idle.durations.size} and ${pkg.durations.size}.`,
   "",
-  `Read results in the last request: omp's read ${own.lastBytes} bytes (after its supersede pass), omp-fscache ${pkg.lastBytes} bytes (supersede off).`,
+  `Read results in the last request: omp's read ${def.lastBytes} bytes on its default settings, ${own.lastBytes} on the global settings (supersede off); omp-fscache ${pkg.lastBytes} bytes.`,
   "",
 ].join("\n");
 fs.mkdirSync(outDir, { recursive: true });

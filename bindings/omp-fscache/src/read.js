@@ -16,7 +16,8 @@
 //     text; it carries the new TAG and numbers every row by its new line.
 //
 // Every answer records in details.fscache (details are not sent) what it
-// stands on (the digest of the lines it vouches for) and omp's own text;
+// stands on (the digest of the lines it vouches for) and, under a marker or
+// a diff, omp's own text;
 // `textHash` says the result still shows what was served. Before every
 // request the `context` handler judges the outgoing messages and puts omp's
 // text back in place of a marker or diff whose base is no longer there
@@ -458,7 +459,8 @@ export default function registerRead(pi, options = {}) {
     const whole = selector === undefined && p.plain && p.span[0] === 1 && p.notices.trim() === "";
     const details = { ...(event.details ?? {}) };
     const answer = (kind, served, extra) => {
-      const rec = { v: 1, kind, name, file: name, textHash: sha256(served), text, ...extra };
+      // omp's text is kept (to put back, rule 6) only under a marker or diff
+      const rec = { v: 1, kind, name, file: name, textHash: sha256(served), ...(served === text ? {} : { text }), ...extra };
       details[DETAILS_KEY] = rec;
       records.set(event.toolCallId, rec);
       return served === text ? { details } : { content: [{ type: "text", text: served }], details };
