@@ -365,12 +365,12 @@ const MARK = "[fscache:";
   // 2h: the model holds a.txt as t14 vouched for it; each of the two reads
   // is a diff against that (or, the second, a marker on the first's diff if
   // the model receives it after it); never omp's whole text.
-  // Fails on src/read.js as of 0f94e21 (its last change on this branch): the second decides a diff against
-  // the copy before the first sibling's diff (not yet on the branch when it
-  // decides, though decided before it and received before it); the model
-  // then holds the new version, so the context handler replaces that diff
-  // with omp's whole text in every request. Safe, but a repair the read
-  // itself could have avoided (a marker on the first's diff).
+  // Failed before 2f1c675: the second decided a diff against the copy
+  // before the first sibling's diff (not yet on the branch when it decided,
+  // though decided and received before it); the model then held the new
+  // version, so the context handler replaced that diff with omp's whole
+  // text in every request. A read now counts the answers given to earlier
+  // siblings of its message.
   {
     const o = order("t15", "t16");
     const [first, second] = o ? o.map(t) : ["", ""];
