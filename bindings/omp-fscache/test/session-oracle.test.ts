@@ -43,6 +43,8 @@ interface Variant {
   bigUsage: boolean;
   /** Larger files (long lines): enough context for shake to find results to drop. */
   big?: boolean;
+  /** Nothing rewrites a result (no supersede, shake or compaction): every read's answer must reach the model as the read decided it. */
+  noRepairs?: boolean;
 }
 
 export async function runVariant(v: Variant, steps: number, seed: number, extensionPaths?: string[]) {
@@ -73,7 +75,11 @@ export async function runVariant(v: Variant, steps: number, seed: number, extens
   const truth = new Map<string, string[]>();
   const oracle = new Oracle(cwd, truth);
   const violations: string[] = [];
-  const stats = { requests: 0, reads: 0, markers: 0, diffs: 0, edits: 0, editErrors: 0, diskEdits: 0, restarts: 0, maintenance: 0, summaries: 0, compactions: 0, compactErrors: 0 };
+  const stats = { requests: 0, reads: 0, markers: 0, diffs: 0, edits: 0, editErrors: 0, diskEdits: 0, restarts: 0, maintenance: 0, summaries: 0, compactions: 0, compactErrors: 0, repairs: 0 };
+  // Reads whose answer the context handler replaced: what a request shows
+  // for the call differs from what the read returned (test/fixtures/stored.js).
+  const stored: Map<string, string> = ((globalThis as any).__ompFscacheStored ??= new Map());
+  const repaired = new Set<string>();
   let step = 0;
   let inPrompt = 0;
   let pendingEdit: { file: string; expect: string[]; id: string } | undefined;
@@ -93,6 +99,15 @@ export async function runVariant(v: Variant, steps: number, seed: number, extens
       if (t.startsWith("[Superseded")) seenNotices.superseded.add(m.toolCallId);
       if (t.startsWith("[shaken")) seenNotices.shaken.add(m.toolCallId);
       if (m.role === "compactionSummary" || m.role === "branchSummary") seenNotices.summaries++;
+    }
+    for (const m of context.messages) {
+      if (m.role !== "toolResult" || m.toolName !== "read" || !Array.isArray(m.content)) continue;
+      const was = stored.get(m.toolCallId);
+      const now = m.content.filter((c: any) => c?.type === "text").map((c: any) => c.text).join("\n");
+      if (was !== undefined && was !== now && !repaired.has(m.toolCallId)) {
+        repaired.add(m.toolCallId);
+        if (v.noRepairs) violations.push(`[${v.label} step ${step}] the read's answer for ${m.toolCallId} was replaced before the model saw it (the read decided without the copy the request carries): ${JSON.stringify(was.slice(0, 160))}`);
+      }
     }
     const r = oracle.check(context.messages);
     stats.markers = Math.max(stats.markers, 0);
@@ -166,7 +181,8 @@ export async function runVariant(v: Variant, steps: number, seed: number, extens
     if (typeof e?.type === "string" && e.type.endsWith("compaction_start")) stats.maintenance++;
     if (process.env.OMP_FSCACHE_DEBUG && typeof e?.type === "string" && e.type.includes("compaction")) console.error(JSON.stringify(e).slice(0, 400));
   });
-  let started = await startSession({ cwd, handler, settings: v.settings, sessionDir, extensionPaths });
+  const extraExtensionPaths = [path.join(import.meta.dir, "fixtures/stored.js")];
+  let started = await startSession({ cwd, handler, settings: v.settings, sessionDir, extensionPaths, extraExtensionPaths });
   watch(started);
   let prompts = 0;
   const markersSeen = new Set<string>();
@@ -194,7 +210,7 @@ export async function runVariant(v: Variant, steps: number, seed: number, extens
     if (v.restarts && prompts % 10 === 0) {
       const file = started.sessionManager.getSessionFile();
       await started.session.dispose?.();
-      started = await startSession({ cwd, handler, settings: v.settings, sessionDir, sessionFile: file, extensionPaths });
+      started = await startSession({ cwd, handler, settings: v.settings, sessionDir, sessionFile: file, extensionPaths, extraExtensionPaths });
       watch(started);
       stats.restarts++;
     }
@@ -202,6 +218,7 @@ export async function runVariant(v: Variant, steps: number, seed: number, extens
   await started.session.dispose?.();
   stats.markers = markersSeen.size;
   stats.diffs = diffsSeen.size;
+  stats.repairs = repaired.size;
   Object.assign(stats, { superseded: seenNotices.superseded.size, shaken: seenNotices.shaken.size, summaryMessages: seenNotices.summaries });
   fs.rmSync(cwd, { recursive: true, force: true });
   return { violations, stats, editErrorTexts };
@@ -209,7 +226,7 @@ export async function runVariant(v: Variant, steps: number, seed: number, extens
 
 if (import.meta.main) {
   const variants: Variant[] = [
-    { label: "default settings, restarts", settings: "global", restarts: true, bigUsage: false },
+    { label: "default settings, restarts", settings: "global", restarts: true, bigUsage: false, noRepairs: true },
     { label: "isolated settings (supersede on), small thresholdTokens", settings: { "compaction.thresholdTokens": 4000, "compaction.methodOrder": ["shake", "snapcompact"] }, restarts: false, bigUsage: true },
     {
       label: "isolated settings, supersede off, shake and snapcompact",
