@@ -181,7 +181,10 @@ export async function runVariant(v: Variant, steps: number, seed: number, extens
     if (typeof e?.type === "string" && e.type.endsWith("compaction_start")) stats.maintenance++;
     if (process.env.OMP_FSCACHE_DEBUG && typeof e?.type === "string" && e.type.includes("compaction")) console.error(JSON.stringify(e).slice(0, 400));
   });
-  const extraExtensionPaths = [path.join(import.meta.dir, "fixtures/stored.js")];
+  // stored.js only where it is checked: another extension's message_end
+  // handler changes when omp's supersede and shake passes see the results
+  // (fewer markers survive them), and the other variants run as users do.
+  const extraExtensionPaths = v.noRepairs ? [path.join(import.meta.dir, "fixtures/stored.js")] : undefined;
   let started = await startSession({ cwd, handler, settings: v.settings, sessionDir, extensionPaths, extraExtensionPaths });
   watch(started);
   let prompts = 0;
