@@ -181,9 +181,10 @@ export async function runVariant(v: Variant, steps: number, seed: number, extens
     if (typeof e?.type === "string" && e.type.endsWith("compaction_start")) stats.maintenance++;
     if (process.env.OMP_FSCACHE_DEBUG && typeof e?.type === "string" && e.type.includes("compaction")) console.error(JSON.stringify(e).slice(0, 400));
   });
-  // stored.js only where it is checked: another extension's message_end
-  // handler changes when omp's supersede and shake passes see the results
-  // (fewer markers survive them), and the other variants run as users do.
+  // stored.js only where it is checked, so the other variants run as users
+  // do: with it loaded (a message_end handler), fewer markers survived
+  // omp's supersede pass in seed 50 (87 against 127; the oracle still found
+  // nothing; the cause is not known).
   const extraExtensionPaths = v.noRepairs ? [path.join(import.meta.dir, "fixtures/stored.js")] : undefined;
   let started = await startSession({ cwd, handler, settings: v.settings, sessionDir, extensionPaths, extraExtensionPaths });
   watch(started);
