@@ -75,10 +75,12 @@ export async function runVariant(v: Variant, steps: number, seed: number, extens
   const truth = new Map<string, string[]>();
   const oracle = new Oracle(cwd, truth);
   const violations: string[] = [];
-  const stats = { requests: 0, reads: 0, markers: 0, diffs: 0, edits: 0, editErrors: 0, diskEdits: 0, restarts: 0, maintenance: 0, summaries: 0, compactions: 0, compactErrors: 0, repairs: 0 };
+  const stats: Record<string, number> = { requests: 0, reads: 0, markers: 0, diffs: 0, edits: 0, editErrors: 0, diskEdits: 0, restarts: 0, maintenance: 0, summaries: 0, compactions: 0, compactErrors: 0 };
   // Reads whose answer the context handler replaced: what a request shows
   // for the call differs from what the read returned (test/fixtures/stored.js).
+  // (Call ids restart in each variant: what an earlier one stored is dropped.)
   const stored: Map<string, string> = ((globalThis as any).__ompFscacheStored ??= new Map());
+  stored.clear();
   const repaired = new Set<string>();
   let step = 0;
   let inPrompt = 0;
@@ -222,7 +224,8 @@ export async function runVariant(v: Variant, steps: number, seed: number, extens
   await started.session.dispose?.();
   stats.markers = markersSeen.size;
   stats.diffs = diffsSeen.size;
-  stats.repairs = repaired.size;
+  // measured only where stored.js is loaded
+  if (v.noRepairs) stats.repairs = repaired.size;
   Object.assign(stats, { superseded: seenNotices.superseded.size, shaken: seenNotices.shaken.size, summaryMessages: seenNotices.summaries });
   fs.rmSync(cwd, { recursive: true, force: true });
   return { violations, stats, editErrorTexts };
