@@ -27,6 +27,11 @@
 //   - a result the adapter cannot read (rewritten by another extension,
 //     pruned) teaches nothing; an opaque read of a name forgets it.
 //
+// A Judge keeps what it found for the last request and, when the next one
+// begins with the same messages, judges only the new ones; issuingTail
+// finds, in a session tree with parent links (pi's and omp's), the message
+// that made a read's call, or none (a program's call).
+//
 // Nothing here reads files, calls the engine or knows an agent.
 
 import { createHash } from "node:crypto";
