@@ -50,6 +50,8 @@ export declare function parseUnifiedDiff(text: string): Hunk[]
 export declare function hunkSpan(hunks: Hunk[]): [number, number] | undefined
 export declare function stands(copy: ModelCopy, record: ReadRecord): boolean
 export declare function applyRecord(copy: ModelCopy, record: ReadRecord): void
+/** adapter, with the records of names other than name left out. */
+export declare function onlyName<A extends ViewAdapter>(adapter: A, name: string): A
 export declare function rebuild<M>(messages: M[], adapter: ViewAdapter<M>, options?: { copy?: ModelCopy; onFalls?: (index: number, message: M, record: ReadRecord) => void }): ModelCopy
 /** A session manager's tree, as pi's and omp's SessionManager expose it. */
 export interface SessionTree {

@@ -304,6 +304,17 @@ function* visibleResults(messages, adapter, from = 0, calls = new Map()) {
   }
 }
 
+/** adapter, with the records of names other than name left out (a read that decides for one file rebuilds only its copy). */
+export function onlyName(adapter, name) {
+  return {
+    ...adapter,
+    record(m, args) {
+      const r = adapter.record(m, args);
+      return r && r.name === name ? r : undefined;
+    },
+  };
+}
+
 /**
  * Walks a request's messages in order and rebuilds the model's copy.
  * adapter.readCalls(assistantMessage) -> [{id, args}] names the read calls

@@ -4,7 +4,7 @@
 // format.
 import test from "node:test";
 import assert from "node:assert/strict";
-import { Judge, ModelCopy, digestLines, issuingTail, judge, parseUnifiedDiff, rebuild, spanOf, stands } from "../readcache-view.js";
+import { Judge, ModelCopy, digestLines, issuingTail, judge, onlyName, parseUnifiedDiff, rebuild, spanOf, stands } from "../readcache-view.js";
 
 const lines = (start, texts) => texts.map((t, i) => [start + i, t]);
 
@@ -211,4 +211,13 @@ test("issuingTail: the entries from the calling message to the leaf; none for a 
   assert.equal(issuingTail(sm, "t9"), undefined);
   assert.equal(issuingTail(sm, "t2", 2), undefined, "beyond the lookback");
   assert.equal(issuingTail({}, "t2"), undefined);
+});
+
+test("onlyName: a rebuild for one name learns that name's reads only", () => {
+  const b = { name: "/b", kind: "text", shown: lines(1, ["x"]), replace: true };
+  const msgs = [call("1"), result("1", text(lines(1, ["a"]))), call("2"), result("2", b)];
+  const copy = rebuild(msgs, onlyName(adapter, "/a"));
+  assert.deepEqual([...copy.lines("/a")], [[1, "a"]]);
+  assert.equal(copy.lines("/b"), undefined);
+  assert.equal(onlyName(adapter, "/a").replace, adapter.replace);
 });

@@ -115,18 +115,6 @@ function basesOf(messages, detailsOf, into = new Map()) {
   return into;
 }
 
-/** An adapter that records only the reads of one name (the others teach nothing here). */
-function onlyName(adapter, name) {
-  return {
-    readCalls: adapter.readCalls,
-    replace: adapter.replace,
-    record(m, args) {
-      const r = adapter.record(m, args);
-      return r && r.name === name ? r : undefined;
-    },
-  };
-}
-
 const VIEW_MARK = `${MARK} unchanged: the same output as your last read`;
 
 /**
@@ -331,27 +319,6 @@ export default function registerRead(pi, options = {}) {
     }
   }
 
-  // The copies at read time, rebuilt incrementally: when the window is the
-  // last one (the same message objects showing the same texts) plus new
-  // messages, and the last one ended with an assistant message (the call
-  // being answered: none of its results applied yet), the walk resumes
-  // there on the kept copy. Anything else (a rewrite in place, a
-  // compaction, another branch) rebuilds from the start.
-  const memo = new Map();
-  function copyOf(kind, view, msgs, adapter, cwd) {
-    const m = memo.get(kind);
-    const texts = msgs.map((x) => (x.role === "toolResult" ? textOf(x.content) : x));
-    let from = -1;
-    if (m && m.cwd === cwd && m.msgs.length <= msgs.length && m.msgs.length > 0 && m.msgs[m.msgs.length - 1].role === "assistant") {
-      let same = true;
-      for (let i = 0; i < m.msgs.length && same; i++) same = m.msgs[i] === msgs[i] && m.texts[i] === texts[i];
-      if (same) from = m.msgs.length - 1;
-    }
-    const copy = from >= 0 ? view.rebuild(msgs.slice(from), adapter, { copy: m.copy }) : view.rebuild(msgs, adapter);
-    memo.set(kind, { cwd, msgs, texts, copy });
-    return copy;
-  }
-
   // Reads are decided one at a time, in the order their results arrive.
   let queue = Promise.resolve();
   const inOrder = (fn) => {
@@ -402,16 +369,16 @@ export default function registerRead(pi, options = {}) {
       if (!since.some((m) => m.role === "toolResult")) return { lines, views: () => views, base: lookup(bases) };
       // Sibling calls' results since: applied to copies of this name only.
       return {
-        lines: view.rebuild(since, onlyName(adapters.lines, name), { copy: lines.subset(name) }),
-        views: () => view.rebuild(since, onlyName(adapters.views, vname()), { copy: views.subset(vname()) }),
+        lines: view.rebuild(since, view.onlyName(adapters.lines, name), { copy: lines.subset(name) }),
+        views: () => view.rebuild(since, view.onlyName(adapters.views, vname()), { copy: views.subset(vname()) }),
         base: lookup(basesOf(since, adapters.detailsOf), bases),
       };
     }
     const msgs = windowMessages(sm.getBranch());
     msgs.push(...since.filter((m) => !onBranch.has(m.toolCallId)));
     return {
-      lines: copyOf("lines", view, msgs, adapters.lines, cwd),
-      views: () => copyOf("views", view, msgs, adapters.views, cwd),
+      lines: view.rebuild(msgs, view.onlyName(adapters.lines, name)),
+      views: () => view.rebuild(msgs, view.onlyName(adapters.views, vname())),
       base: (n, dg) => lookup(basesOf(msgs, adapters.detailsOf))(n, dg),
     };
   }
@@ -592,7 +559,6 @@ export default function registerRead(pi, options = {}) {
   for (const ev of ["session_start", "session_switch", "session_shutdown", "session_compact", "session_tree"])
     pi.on(ev, () => {
       records.clear();
-      memo.clear();
       last = undefined;
       judges = undefined;
       answered = new Map();

@@ -182,7 +182,7 @@ export default function registerRead(pi, options = {}) {
     // Only this name's copy decides: the other files' reads are skipped
     // (their lines are never compared), so a read costs the lines of this
     // file's reads in the messages, not of every read.
-    const copy = V.rebuild(msgs, onlyName(adapter, name));
+    const copy = V.rebuild(msgs, V.onlyName(adapter, name));
     const hash = full.meta.servedHash;
     if (copy.holdsAll(name, shown)) {
       // Against the latest version the model was sent of this file, when
@@ -233,17 +233,6 @@ export default function registerRead(pi, options = {}) {
       if (meta && meta.name === name) return meta.servedHash;
     }
     return undefined;
-  }
-
-  /** adapter, with the records of other names than name left out. */
-  function onlyName(adapter, name) {
-    return {
-      readCalls: adapter.readCalls,
-      record(m, args) {
-        const r = adapter.record(m, args);
-        return r && r.name === name ? r : undefined;
-      },
-    };
   }
 
   /**
