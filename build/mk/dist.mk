@@ -201,7 +201,7 @@ dist: $(LIB) $(NODE_ADDON) arm64 check-version ## dist/: the npm packages of eve
 	$(call sdk-archive,linux-arm64,$(ARM64_LIB))
 	@ls -l $(DIST)/*.tgz $(DIST)/*.tar.gz
 
-test-dist: dist $(ARM64_NODE) $(NODE22) $(BUN_OLD) test-arm64-c windows ## check every package's binaries, install the packages and run them (Node, Bun, qemu, C SDK)
+test-dist: dist $(ARM64_NODE) node22 $(BUN_OLD) test-arm64-c windows ## check every package's binaries, install the packages and run them (Node, Bun, qemu, C SDK)
 	@$(ENSURE_DEBS) pkg-config
 	FSCACHE_CACHE=$(FSCACHE_CACHE) build/test-dist.sh $(DIST) $(VERSION) $(abspath $(BUN)) $(ARM64_NODE) $(QEMU_ARM64) $(ARM64_SYSROOT) $(NODE22) $(BUN_OLD)
 
