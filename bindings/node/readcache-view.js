@@ -42,14 +42,13 @@ import { createHash } from "node:crypto";
  * texts of lines start, start+1, ...
  */
 function digestOf(start, lines) {
-  const h = createHash("sha256");
-  h.update(`${start}:${lines.length}\n`);
-  for (const t of lines) {
-    h.update(t);
-    h.update("\n");
-  }
-  return h.digest("hex");
+  // One string, hashed once: an update per line cost 6-10 times as much.
+  const s = `${start}:${lines.length}\n${lines.join("\n")}\n`;
+  return BunHasher ? new BunHasher("sha256").update(s).digest("hex") : createHash("sha256").update(s).digest("hex");
 }
+// Under Bun (omp), its own hasher: node:crypto's there encodes a string
+// several times slower (a 41 KB text: 0.086 ms against 0.024).
+const BunHasher = globalThis.Bun?.CryptoHasher;
 
 /**
  * The digest of shown lines ([lineNo, text] pairs, ascending and

@@ -32,36 +32,38 @@ export function parseRead(text) {
   const hm = HEADER_RE.exec(lines[0]);
   if (!hm) return undefined;
   const rows = [];
-  let plain = true;
-  let i = 1;
-  // plain: only rows between the header and the last row (checked below).
-  let lastRow = 0;
-  for (; i < lines.length; i++) {
+  let lastRow = 0; // the last row's line
+  let lastContent = 0; // the last row, summary row or elision: the view's body ends there
+  let lastSummary = 0; // the last summary row or elision
+  let firstOther = Infinity; // the first line that is not a row
+  let contiguous = true;
+  for (let i = 1; i < lines.length; i++) {
     const l = lines[i];
     const m = ROW_RE.exec(l);
     if (m) {
-      rows.push([Number(m[1]), l.slice(m[0].length)]);
-      lastRow = i;
+      const n = Number(m[1]);
+      if (rows.length > 0 && n !== rows[rows.length - 1][0] + 1) contiguous = false;
+      rows.push([n, l.slice(m[0].length)]);
+      lastRow = lastContent = i;
       continue;
     }
-    if (SUMMARY_RE.test(l) || l.startsWith("…") || (l.startsWith("[") && l.endsWith("]"))) continue;
-    if (l === "") continue;
+    if (i < firstOther) firstOther = i;
+    if (SUMMARY_RE.test(l) || l.startsWith("…")) {
+      lastContent = lastSummary = i;
+      continue;
+    }
+    if (l === "" || (l.startsWith("[") && l.endsWith("]"))) continue;
     return undefined;
   }
-  // Trailing notices: what follows the last row (blank lines and [...]).
-  const tail = lines.slice(lastRow + 1);
-  if (tail.some((l) => l !== "" && !(l.startsWith("[") && l.endsWith("]")))) plain = false;
-  const inner = lines.slice(1, lastRow + 1);
-  if (inner.some((l) => !ROW_RE.test(l))) plain = false;
-  // The view's body: up to the last row, summary row or elision; what
-  // follows (blank lines, [...] notices such as omp's "identical output"
-  // count) is the view's tail.
-  let lastContent = 0;
-  for (let k = 1; k < lines.length; k++) if (ROW_RE.test(lines[k]) || SUMMARY_RE.test(lines[k]) || lines[k].startsWith("…")) lastContent = k;
-  let contiguous = rows.length > 0;
-  for (let k = 1; k < rows.length; k++) if (rows[k][0] !== rows[k - 1][0] + 1) contiguous = false;
+  contiguous = contiguous && rows.length > 0;
+  // plain: only rows up to the last one, and no summary row or elision after
+  // it (what follows is blank lines and [...] notices).
+  const plain = firstOther > lastRow && lastSummary < lastRow;
   return {
     header: lines[0],
+    // the view's body: up to the last row, summary row or elision; what
+    // follows (blank lines, [...] notices such as omp's "identical output"
+    // count) is the view's tail
     body: lines.slice(1, lastContent + 1),
     tail: lines.slice(lastContent + 1).join("\n"),
     path: hm[1],
@@ -70,7 +72,8 @@ export function parseRead(text) {
     contiguous,
     span: contiguous ? [rows[0][0], rows[rows.length - 1][0]] : undefined,
     plain: plain && contiguous,
-    notices: rows.length > 0 ? tail.join("\n") : lines.slice(1).join("\n"),
+    // the trailing notices: what follows the last row
+    notices: lines.slice(lastRow + 1).join("\n"),
   };
 }
 

@@ -173,5 +173,58 @@ for (const [label, settings] of [
   check(r.violations.length > 0 && r.violations.some((v) => /not in the model's copy/.test(v)), `a naive marker under supersede makes the oracle fail: ${r.violations[0] ?? "no violation"}`);
 }
 
+// 4. omp's text under a marker: in the session file, not in the copies
+// omp's context event makes before each request (it clones every message);
+// after a restart from the file, supersede takes the marker's base and the
+// context handler puts omp's text back from the file's record.
+{
+  const cwd = fs.realpathSync(fs.mkdtempSync(path.join(os.tmpdir(), "omp-fscache-basic-")));
+  const sessionDir = path.join(cwd, ".sessions");
+  const a = path.join(cwd, "a.txt");
+  fs.writeFileSync(a, Array.from({ length: 50 }, (_, i) => `line ${i + 1}`).join("\n") + "\n");
+  const truth = new Map<string, string[]>();
+  const oracle = new Oracle(cwd, truth);
+  const violations: string[] = [];
+  const seen: any[] = [];
+  let steps: string[] = [];
+  let id = 0;
+  const handler = (context: any) => {
+    violations.push(...oracle.check(context.messages).violations);
+    seen.push(context.messages);
+    const p = steps.shift();
+    if (!p) return { content: ["done"] };
+    const cid = `k${++id}`;
+    truth.set(cid, lines(a));
+    return { content: [{ type: "toolCall", id: cid, name: "read", arguments: { path: p } }] };
+  };
+  const s1 = await startSession({ cwd, handler, settings: {}, sessionDir });
+  steps = ["a.txt", "a.txt"];
+  await s1.session.prompt("go");
+  const file = s1.sessionManager.getSessionFile();
+  await s1.session.dispose?.();
+  const afterMarker = seen.at(-1).find((m: any) => m.role === "toolResult" && m.toolCallId === "k2");
+  const full = seen.at(-1).find((m: any) => m.role === "toolResult" && m.toolCallId === "k1")?.content?.[0]?.text ?? "";
+  check(/\[fscache: unchanged: all 50 lines/.test(afterMarker?.content?.[0]?.text ?? ""), "the reread is a marker");
+  check(afterMarker?.details?.fscache?.kind === "marker" && !("text" in afterMarker.details.fscache), "the context event's copy of the marker's message carries no copy of omp's text");
+  const stored = fs
+    .readFileSync(file, "utf8")
+    .split("\n")
+    .filter(Boolean)
+    .map((l) => JSON.parse(l))
+    .find((e: any) => e.type === "message" && e.message?.toolCallId === "k2");
+  check(typeof stored?.message?.details?.fscache?.text === "string" && stored.message.details.fscache.text === full, "the session file keeps omp's text under the marker");
+  // A new process's view: the session from its file, supersede on (isolated
+  // settings): after the first prompt the whole read the marker stands on
+  // is superseded; the next request gets omp's text in the marker's place.
+  const s2 = await startSession({ cwd, handler, settings: {}, sessionDir, sessionFile: file });
+  steps = ["a.txt:1-3"];
+  await s2.session.prompt("again");
+  await s2.session.dispose?.();
+  const resumed = seen.at(-1).find((m: any) => m.role === "toolResult" && m.toolCallId === "k2")?.content?.[0]?.text ?? "";
+  check(resumed === full, `after the restart, the marker whose base was superseded is omp's text again: ${resumed.slice(0, 80)}`);
+  check(violations.length === 0, `restart: the oracle finds nothing (${violations.join("; ")})`);
+  fs.rmSync(cwd, { recursive: true, force: true });
+}
+
 console.log(failures === 0 ? "basics: all passed" : `basics: ${failures} failed`);
 process.exit(failures === 0 ? 0 : 1);
