@@ -21,8 +21,10 @@
 #      idle context/tool_result handlers) and omp-fscache side by side in
 #      one process: bytes the model receives, p50/p90 latency per read and
 #      before each request, and what the package adds. Idle, then beside a
-#      CPU hog. Report: build/out/bench/readcache-omp.md and
-#      readcache-omp-hog.md.
+#      CPU hog, then settled (--settle: a full garbage collection at each
+#      request, outside every read's window, so a read's time is its own
+#      work). Report: build/out/bench/readcache-omp.md, readcache-omp-hog.md
+#      and readcache-omp-settled.md.
 #   2. make bench-diff (a prerequisite, run first): internal/diff against jsdiff on 2k, 12k and 100k-line
 #      files with 10 to 1000 edits, in one run.
 #
@@ -36,7 +38,7 @@ BENCH_EXTRA += bench-readcache
 
 BENCH_READCACHE_RUN = bench/readcache.mjs --repo $(BENCH_READCACHE_REPO) --out $(abspath build/out/bench) --tmp $(abspath build/out/tmp) $(BENCH_READCACHE_ARGS)
 
-bench-readcache: build pi-deps bench-diff node22 omp-hosts omp-bun ## the read cache: bench-diff, then a scripted pi session over BENCH_REPO against pi's read, on pi 0.73 and pi 1.x (build/out/bench/readcache.md, readcache-pi1.md), and an omp 18.2.3 session with omp-fscache (readcache-omp.md)
+bench-readcache: build pi-deps bench-diff node22 omp-hosts omp-bun ## the read cache: bench-diff, then a scripted pi session over BENCH_REPO against pi's read, on pi 0.73 and pi 1.x (build/out/bench/readcache.md, readcache-pi1.md), and an omp 18.2.3 session with omp-fscache (readcache-omp.md, -hog.md, -settled.md)
 	cd bindings/pi-fscache && FSCACHE_NODE_ADDON=$(abspath $(NODE_ADDON)) $(NODE) --import ./test/hosts.mjs $(BENCH_READCACHE_RUN)
 	cd bindings/pi-fscache && FSCACHE_NODE_ADDON=$(abspath $(NODE_ADDON)) PI_LINE=1 BENCH_SUFFIX=-pi1 \
 	  $(NODE22) --import ./test/pi1-aliases.mjs $(BENCH_READCACHE_RUN)
@@ -44,3 +46,5 @@ bench-readcache: build pi-deps bench-diff node22 omp-hosts omp-bun ## the read c
 	  -- --repo $(BENCH_READCACHE_REPO) --out $(abspath build/out/bench) --tmp $(abspath build/out/tmp)
 	cd $(OMP_DIR) && FSCACHE_NODE_ADDON=$(abspath $(NODE_ADDON)) $(NODE) test/run.mjs $(abspath $(BUN_OLD)) bench/readcache.ts \
 	  -- --repo $(BENCH_READCACHE_REPO) --out $(abspath build/out/bench) --tmp $(abspath build/out/tmp) --hog
+	cd $(OMP_DIR) && FSCACHE_NODE_ADDON=$(abspath $(NODE_ADDON)) $(NODE) test/run.mjs $(abspath $(BUN_OLD)) bench/readcache.ts \
+	  -- --repo $(BENCH_READCACHE_REPO) --out $(abspath build/out/bench) --tmp $(abspath build/out/tmp) --settle

@@ -13,9 +13,17 @@
 // omp's tool_execution_start to tool_execution_end, p50/p90, with the
 // latency the package adds (paired by read).
 //
-//   bun bench/readcache.ts --repo DIR [--files 40] [--rereads 200] [--out DIR] [--hog]
+//   bun bench/readcache.ts --repo DIR [--files 40] [--rereads 200] [--out DIR] [--window N] [--hog | --settle]
+// (--window: the scripted model's context window in tokens, default
+// 200,000: there omp's own sessions' last request holds 249 of the 505
+// messages and the package's all of them; at 1,000,000 every session's
+// holds all)
 // (--hog: a CPU busy loop beside the sessions; the report is then
-// readcache-omp-hog.md)
+// readcache-omp-hog.md. --settle: a full garbage collection at every
+// request of every session (Bun.gc(true) in the scripted model, outside
+// every read's window), so a read's time is its own work and not the
+// collection of what came before it, most of it omp's copy of the messages
+// for a context handler; the report is then readcache-omp-settled.md)
 // (in the HOME test/run.mjs prepares; make bench-readcache runs it)
 
 import * as fs from "node:fs";
@@ -90,6 +98,8 @@ async function open(withPackage: boolean, isolated = false, idle = false) {
     // what the model receives: the result as the request carries it
     const last = context.messages.at(-1);
     if (last?.role === "toolResult" && ends.has(last.toolCallId)) gaps.set(last.toolCallId, performance.now() - ends.get(last.toolCallId)!);
+    // --settle: after the gap is taken
+    if (settle) Bun.gc(true);
     if (last?.role === "toolResult") {
       bytes.set(last.toolCallId, Buffer.byteLength(last.content?.[0]?.text ?? ""));
       const d = last.details?.fscache;
@@ -108,6 +118,7 @@ async function open(withPackage: boolean, isolated = false, idle = false) {
     cwd,
     handler,
     settings: isolated ? {} : "global",
+    ...(window ? { contextWindow: window } : {}),
     ...(idle ? { extraExtensionPaths: [path.join(import.meta.dir, "idle-handlers.js")] } : {}),
   });
   const starts = new Map<string, number>();
@@ -139,6 +150,8 @@ const q = (xs: number[], p: number) => {
   return s[Math.min(s.length - 1, Math.floor(p * s.length))];
 };
 
+const settle = argv.includes("--settle");
+const window = Number(opt("window", "0"));
 // --hog: a busy loop beside the sessions for the whole run.
 const hog = argv.includes("--hog") ? Bun.spawn([process.execPath, "-e", "for(;;){}"], { stdout: "ignore", stderr: "ignore" }) : undefined;
 // Four sessions, a prompt of each in turn: omp's read on isolated default
@@ -193,7 +206,7 @@ const gapRow =
   `added over omp ${p5090(diff("gaps", own, ids))}, over omp + idle handlers ${p5090(diff("gaps", idle, ids))}.`;
 const pairs = ids.filter((id) => own.durations.has(id) && pkg.durations.has(id)).length;
 const report = [
-  `# omp-fscache: ${files.length} files of ${repo} (2-100 KB), ${rereads.length} rereads of unchanged files${hog ? ", a CPU hog beside" : ""}`,
+  `# omp-fscache: ${files.length} files of ${repo} (2-100 KB), ${rereads.length} rereads of unchanged files${hog ? ", a CPU hog beside" : ""}${settle ? ", a full garbage collection at each request (--settle)" : ""}`,
   "",
   `omp 18.2.3 on Bun ${Bun.version}. Four sessions side by side in one process (a prompt of 20 reads of each in turn): omp's read alone (OMP_FSCACHE_READ=0) on isolated default settings, the bytes' baseline; omp's read alone on the global settings, where the package has turned supersede off, the latency's baseline; the same with an extension whose context and tool_result handlers change nothing (bench/idle-handlers.js: omp clones every outgoing message for a context handler); omp-fscache on the global settings. Bytes: each read result as the next request carries it. Latency: omp's tool_execution_start to tool_execution_end; "added" is paired by read (${pairs} pairs with omp alone).`,
   "",
@@ -207,5 +220,5 @@ const report = [
   "",
 ].join("\n");
 fs.mkdirSync(outDir, { recursive: true });
-fs.writeFileSync(path.join(outDir, `readcache-omp${hog ? "-hog" : ""}.md`), report);
+fs.writeFileSync(path.join(outDir, `readcache-omp${hog ? "-hog" : settle ? "-settled" : ""}.md`), report);
 console.log(report);

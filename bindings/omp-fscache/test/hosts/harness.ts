@@ -45,13 +45,15 @@ export async function startSession(opts: {
   extraExtensionPaths?: string[];
   /** The session's tools (default: read and edit). */
   toolNames?: string[];
+  /** The mock model's context window (default 200,000 tokens). */
+  contextWindow?: number;
 }): Promise<Started> {
   const home = process.env.HOME!;
   const agentDir = path.join(home, ".omp", "agent");
   fs.mkdirSync(agentDir, { recursive: true });
   const authStorage = await discoverAuthStorage(agentDir);
   authStorage.setRuntimeApiKey("mock", "mock-key");
-  const mock = createMockModel({ handler: opts.handler, contextWindow: 200_000 });
+  const mock = createMockModel({ handler: opts.handler, contextWindow: opts.contextWindow ?? 200_000 });
   const sessionManager = opts.sessionFile
     ? await SessionManager.open(opts.sessionFile, opts.sessionDir)
     : opts.sessionDir
