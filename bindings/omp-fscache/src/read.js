@@ -166,11 +166,14 @@ export function makeAdapters(cwd, records = new Map(), more) {
   // back from its file), else on this process's record of the call or the
   // branch entry's (the context event's copies leave it out), when that
   // record is the same answer.
+  // The branch is walked (more) only when neither has it.
   const textFor = (m, d) => {
-    for (const r of [d, records.get(m.toolCallId), more?.(m.toolCallId)]) {
-      if (r && typeof r.text === "string" && r.textHash === d.textHash && r.file === d.file && r.name === d.name) return r.text;
-    }
-    return undefined;
+    const same = (r) => r && typeof r.text === "string" && r.textHash === d.textHash && r.file === d.file && r.name === d.name;
+    if (same(d)) return d.text;
+    const mine = records.get(m.toolCallId);
+    if (same(mine)) return mine.text;
+    const theirs = more?.(m.toolCallId);
+    return same(theirs) ? theirs.text : undefined;
   };
   const readCalls = (m) => {
     if (!Array.isArray(m.content)) return [];
